@@ -1,0 +1,156 @@
+package taskrouting
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// Decision records one match: the task offered to a worker, with the
+// candidates the matcher weighed, chosen first.
+type Decision struct {
+	ID         string      `json:"id"`
+	TaskID     string      `json:"taskId"`
+	WorkerID   string      `json:"workerId"`
+	MatchedAt  time.Time   `json:"-"` // wire matchedAt, epoch ms
+	Mode       string      `json:"mode"`
+	Candidates []Candidate `json:"candidates"`
+}
+
+// UnmarshalJSON decodes the wire form.
+func (d *Decision) UnmarshalJSON(b []byte) error {
+	type plain Decision
+	w := struct {
+		*plain
+		MatchedAt epochMillis `json:"matchedAt"`
+	}{plain: (*plain)(d)}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	d.MatchedAt = w.MatchedAt.t
+	return nil
+}
+
+// MarshalJSON writes the wire form (matchedAt in epoch ms).
+func (d Decision) MarshalJSON() ([]byte, error) {
+	type plain Decision
+	return json.Marshal(struct {
+		plain
+		MatchedAt epochMillis `json:"matchedAt"`
+	}{plain(d), msOf(d.MatchedAt)})
+}
+
+// Candidate is one worker the matcher weighed, in a Decision or a Suggestion.
+type Candidate struct {
+	WorkerID          string   `json:"workerId"`
+	Eligible          bool     `json:"eligible"`
+	Chosen            bool     `json:"chosen,omitempty"` // decisions only
+	Score             float64  `json:"score"`
+	EffectivePriority float64  `json:"effectivePriority"`
+	Reasons           []Reason `json:"reasons"`
+}
+
+// Reason explains part of a candidate's standing, e.g. kind "tagWeight" or
+// "missingTag". Kinds are added over time; unknown ones are kept.
+type Reason struct {
+	Kind string `json:"kind"`
+	// Raw is the whole reason object as received, with its kind-specific members.
+	Raw json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON keeps the whole object in Raw.
+func (r *Reason) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*r = Reason{Kind: w.Kind, Raw: cloneRaw(b)}
+	return nil
+}
+
+// MarshalJSON writes Raw when there is one, else {"kind":...}.
+func (r Reason) MarshalJSON() ([]byte, error) {
+	if len(r.Raw) > 0 {
+		return r.Raw, nil
+	}
+	return json.Marshal(struct {
+		Kind string `json:"kind"`
+	}{r.Kind})
+}
+
+// ListDecisionsParams filters GET /decisions. Zero fields are not sent.
+type ListDecisionsParams struct {
+	TaskID   string
+	WorkerID string
+	Limit    int
+}
+
+// DecisionsService holds the calls a worker's side makes about a match, and
+// the decision log. Use it as Client.Decisions.
+type DecisionsService struct{ c *Client }
+
+// Accept accepts a task offered to workerID: POST /tasks/{id}/accept.
+func (s *DecisionsService) Accept(ctx context.Context, taskID, workerID string, opts ...RequestOption) (*TaskRef, error) {
+	return s.answer(ctx, "/accept", taskID, workerID, nil, opts)
+}
+
+// Reject turns down a task offered to workerID, which never gets it again:
+// POST /tasks/{id}/reject.
+func (s *DecisionsService) Reject(ctx context.Context, taskID, workerID string, opts ...RequestOption) (*TaskRef, error) {
+	return s.answer(ctx, "/reject", taskID, workerID, nil, opts)
+}
+
+// Complete completes a task accepted by workerID: POST /tasks/{id}/complete.
+// result, when not nil, must encode as a JSON object; it is passed on in the
+// task.completed event.
+func (s *DecisionsService) Complete(ctx context.Context, taskID, workerID string, result any, opts ...RequestOption) (*TaskRef, error) {
+	return s.answer(ctx, "/complete", taskID, workerID, result, opts)
+}
+
+// answer is the shared body of Accept, Reject and Complete, which differ
+// only in the last path segment and the optional result.
+func (s *DecisionsService) answer(ctx context.Context, verb, taskID, workerID string, result any, opts []RequestOption) (*TaskRef, error) {
+	if err := checkID("taskID", taskID); err != nil {
+		return nil, err
+	}
+	if err := checkID("workerID", workerID); err != nil {
+		return nil, err
+	}
+	in := struct {
+		WorkerID string `json:"workerId"`
+		Result   any    `json:"result,omitempty"`
+	}{workerID, result}
+	out := new(TaskRef)
+	if err := s.c.call(ctx, "POST", escapePath("/tasks/", taskID, verb), nil, in, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// List returns decisions, newest first: GET /decisions.
+func (s *DecisionsService) List(ctx context.Context, p ListDecisionsParams, opts ...RequestOption) ([]Decision, error) {
+	if p.Limit < 0 {
+		return nil, &ParamError{Param: "ListDecisionsParams.Limit", Problem: "must not be negative"}
+	}
+	q := url.Values{}
+	if p.TaskID != "" {
+		q.Set("taskId", p.TaskID)
+	}
+	if p.WorkerID != "" {
+		q.Set("workerId", p.WorkerID)
+	}
+	if p.Limit > 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	var out struct {
+		Decisions []Decision `json:"decisions"`
+	}
+	if err := s.c.call(ctx, "GET", "/decisions", q, nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return out.Decisions, nil
+}

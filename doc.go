@@ -1,0 +1,44 @@
+// Package taskrouting is a typed client for the task-routing API: create
+// tasks, upsert and patch workers, and accept, reject or complete the
+// matches the service announces.
+//
+// Create a client with the API root and a key, then use its resource groups:
+//
+//	c, err := taskrouting.NewClient("https://api.example.com/v1", os.Getenv("TASKROUTING_API_KEY"))
+//	ref, err := c.Tasks.Create(ctx, taskrouting.CreateTaskParams{Tags: []string{"english", "billing"}})
+//	_, err = c.Decisions.Accept(ctx, ref.ID, "agent_1")
+//
+// Every method takes a context first and per-call options last
+// (WithIdempotencyKey, WithHeader). Every method's doc comment names the
+// HTTP operation it sends.
+//
+// # Errors
+//
+// A response outside 2xx is an *APIError with the status, the envelope's
+// code and message, any Retry-After and the quota snapshot. errors.Is
+// matches it against ErrNotFound, ErrUnauthorized, ErrValidation,
+// ErrConflict, ErrRateLimited, ErrPlanLimit, ErrServer and the code
+// sentinels (ErrTaskExists, ErrBacklogFull, ErrInvalidState,
+// ErrIdempotencyKey). A caller mistake, such as an empty id, is a
+// *ParamError (ErrInvalidParams) returned before any request is sent.
+//
+// # Retries
+//
+// Connection errors, 429 and 5xx other than 501 are retried (2 times by
+// default, see WithMaxRetries) with jittered exponential backoff, or after
+// the server's Retry-After when it sends one. A Retry-After longer than
+// WithMaxRetryAfter, or than the time left before the context's deadline,
+// is not waited for: the call returns the *APIError with RetryAfter set.
+// Cancelling the context stops a call at once, also while it waits. Every POST carries an Idempotency-Key, generated once per
+// call and reused on each retry, so a retried create never makes two tasks.
+//
+// # Time
+//
+// The wire carries timestamps as Unix epoch milliseconds and durations as
+// milliseconds; this package exposes time.Time and time.Duration.
+//
+// # Secrets
+//
+// The API key never appears in an error, a log line or a formatted Client.
+// Logging is off unless WithLogger is given.
+package taskrouting

@@ -1,0 +1,187 @@
+package taskrouting
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// maxResponseBytes bounds how much of a response body is read, so a broken
+// or hostile server cannot exhaust memory.
+const maxResponseBytes = 16 << 20
+
+// ownedHeader reports the headers the client sets itself; WithHeader may
+// not replace them.
+func ownedHeader(canonical string) bool {
+	switch canonical {
+	case "Authorization", "Content-Type", "Accept", "Idempotency-Key", "User-Agent":
+		return true
+	}
+	return false
+}
+
+// call is the one way a request leaves the client. It builds the URL from
+// the base and an already-escaped path, sets auth and the owned headers,
+// gives every POST an Idempotency-Key made once and reused on every retry,
+// encodes in as JSON, runs the attempts through retryablehttp, records the
+// quota headers, and decodes a 2xx body into out or maps anything else to an
+// *APIError. in == nil sends no body; out == nil ignores the answer.
+func (c *Client) call(ctx context.Context, method, path string, query url.Values, in, out any, opts []RequestOption) error {
+	if ctx == nil {
+		return &ParamError{Param: "ctx", Problem: "must not be nil"}
+	}
+	var ro requestOptions
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&ro)
+		}
+	}
+	for name := range ro.header {
+		if ownedHeader(http.CanonicalHeaderKey(name)) {
+			return &ParamError{Param: "WithHeader", Problem: "cannot set " + http.CanonicalHeaderKey(name)}
+		}
+	}
+
+	var body []byte
+	if in != nil {
+		var err error
+		if body, err = json.Marshal(in); err != nil {
+			return fmt.Errorf("taskrouting: %s %s: encode request: %w", method, path, err)
+		}
+	}
+	target := c.baseURL + path
+	if len(query) > 0 {
+		target += "?" + query.Encode()
+	}
+	if c.logger != nil {
+		ctx = context.WithValue(ctx, attemptLogKey{}, &attemptLog{method: method, path: path})
+	}
+	var rawBody any // a nil []byte inside an interface would still count as a body
+	if body != nil {
+		rawBody = body
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, method, target, rawBody)
+	if err != nil {
+		return fmt.Errorf("taskrouting: %s %s: build request: %w", method, path, err)
+	}
+	for name, values := range ro.header {
+		req.Header[name] = values
+	}
+	req.Header["Authorization"] = []string{"Bearer " + c.creds.apiKey}
+	req.Header["Accept"] = []string{"application/json"}
+	req.Header["User-Agent"] = []string{c.userAgent}
+	if body != nil {
+		req.Header["Content-Type"] = []string{"application/json"}
+	}
+	if method == http.MethodPost {
+		key := ro.idempotencyKey
+		if key == "" {
+			if key, err = newIdempotencyKey(); err != nil {
+				return fmt.Errorf("taskrouting: %s %s: %w", method, path, err)
+			}
+		}
+		req.Header["Idempotency-Key"] = []string{key}
+	}
+
+	resp, err := c.retry.Do(req)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
+			err = fmt.Errorf("%w (%w)", ctxErr, err)
+		}
+		return fmt.Errorf("taskrouting: %s %s: %w", method, path, err)
+	}
+	defer resp.Body.Close()
+	quota := c.quota.update(resp.Header)
+
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	if err != nil {
+		return fmt.Errorf("taskrouting: %s %s: read response: %w", method, path, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return c.apiError(method, path, resp, raw, quota)
+	}
+	if out == nil || resp.StatusCode == http.StatusNoContent || len(bytes.TrimSpace(raw)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("taskrouting: %s %s: decode %d response: %w", method, path, resp.StatusCode, err)
+	}
+	return nil
+}
+
+// apiError maps a non-2xx response. A body that is not the error envelope
+// becomes code unknown_error with message "http <status>", as the platform's
+// own SDKs do.
+func (c *Client) apiError(method, path string, resp *http.Response, raw []byte, quota Quota) *APIError {
+	e := &APIError{
+		StatusCode: resp.StatusCode,
+		Code:       CodeUnknownError,
+		Message:    fmt.Sprintf("http %d", resp.StatusCode),
+		Method:     method,
+		Path:       path,
+		Quota:      quota,
+	}
+	var env struct {
+		Error *struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(raw, &env) == nil && env.Error != nil && env.Error.Code != "" {
+		e.Code = env.Error.Code
+		e.Message = env.Error.Message
+	}
+	// A server that echoes the credential back must not put it into an
+	// error string the caller will log.
+	e.Message = strings.ReplaceAll(e.Message, c.creds.apiKey, "[redacted]")
+	e.Code = strings.ReplaceAll(e.Code, c.creds.apiKey, "[redacted]")
+	if wait, ok := c.retryAfter(resp); ok {
+		e.RetryAfter = wait
+	}
+	return e
+}
+
+// newIdempotencyKey returns a random version 4 UUID string.
+func newIdempotencyKey() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("generate idempotency key: %w", err)
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	var out [36]byte
+	hex.Encode(out[0:8], b[0:4])
+	out[8] = '-'
+	hex.Encode(out[9:13], b[4:6])
+	out[13] = '-'
+	hex.Encode(out[14:18], b[6:8])
+	out[18] = '-'
+	hex.Encode(out[19:23], b[8:10])
+	out[23] = '-'
+	hex.Encode(out[24:], b[10:])
+	return string(out[:]), nil
+}
+
+// escapePath joins the path template's literal parts with escaped ids,
+// e.g. escapePath("/tasks/", id, "/accept").
+func escapePath(parts ...string) string {
+	var sb strings.Builder
+	for i, p := range parts {
+		if i%2 == 1 {
+			sb.WriteString(url.PathEscape(p))
+		} else {
+			sb.WriteString(p)
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,201 @@
+package taskrouting
+
+import (
+	"context"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// newRetryClient configures go-retryablehttp for this API. Nothing is left at
+// the library's defaults: its logger would print through the standard log
+// package, and its error handler would hide the last status and body.
+func (c *Client) newRetryClient(s settings) *retryablehttp.Client {
+	rc := &retryablehttp.Client{
+		HTTPClient:   s.httpClient,
+		Logger:       nil,
+		RetryWaitMin: s.retryWaitMin,
+		RetryWaitMax: s.retryWaitMax,
+		RetryMax:     s.maxRetries,
+		CheckRetry:   c.checkRetry,
+		Backoff:      c.backoff,
+		ErrorHandler: lastResponse,
+	}
+	if c.logger != nil {
+		rc.RequestLogHook = startAttempt
+	}
+	return rc
+}
+
+// checkRetry decides after each attempt. It retries connection errors, 429
+// and 5xx except 501, and stops at once when the call's context is done.
+// A Retry-After longer than the cap or than the time left before the
+// context's deadline is not waited for: the response is handed back so the
+// caller sees the 429 or 503, with RetryAfter, and can reschedule.
+func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	retry, stop := c.classify(ctx, resp, err)
+	c.logAttempt(ctx, resp, err, retry)
+	return retry, stop
+}
+
+func (c *Client) classify(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return false, ctxErr
+	}
+	if err != nil {
+		// The library's policy already knows which transport errors are
+		// permanent (bad scheme, bad TLS certificate, redirect loops).
+		retry, _ := retryablehttp.DefaultRetryPolicy(ctx, nil, err)
+		return retry, nil
+	}
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests,
+		resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented:
+		if wait, ok := c.retryAfter(resp); ok {
+			// Waiting past the cap, or past the caller's deadline, would
+			// only end in a context error that hides the server's answer.
+			if wait > c.maxRetryAfter {
+				return false, nil
+			}
+			if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// backoff waits the server's Retry-After when it gave one (checkRetry has
+// already refused those above the cap), else an exponential step from min,
+// capped at max, with full jitter so many clients do not retry in lockstep.
+func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+	if wait, ok := c.retryAfter(resp); ok {
+		return wait
+	}
+	step := minWait
+	for i := 0; i < attempt && step < maxWait; i++ {
+		step *= 2
+	}
+	if step > maxWait {
+		step = maxWait
+	}
+	if step <= 0 {
+		return 0
+	}
+	// Half fixed, half random: never much shorter than the step.
+	return step/2 + rand.N(step/2+1)
+}
+
+// retryAfter reads Retry-After from a 429 or 503: delay-seconds or an HTTP date.
+func (c *Client) retryAfter(resp *http.Response) (time.Duration, bool) {
+	if resp == nil {
+		return 0, false
+	}
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
+		return 0, false
+	}
+	return parseRetryAfter(resp.Header.Get("Retry-After"), c.retryAfterUnit, time.Now())
+}
+
+func parseRetryAfter(v string, unit time.Duration, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		// Guard the multiplication: a huge value means "a very long time".
+		if secs > int64(24*time.Hour/time.Second) {
+			secs = int64(24 * time.Hour / time.Second)
+		}
+		return time.Duration(secs) * unit, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		d := t.Sub(now)
+		if d < 0 {
+			d = 0
+		}
+		return d, true
+	}
+	return 0, false
+}
+
+// lastResponse is the ErrorHandler used once retries stop without success.
+// It hands back the last response so the chokepoint turns it into an
+// *APIError with status, code and Retry-After, instead of the library's
+// "giving up" error that hides them. Transport errors and a done context
+// are returned as errors.
+func lastResponse(resp *http.Response, err error, _ int) (*http.Response, error) {
+	if resp != nil && resp.Request != nil && resp.Request.Context().Err() == nil {
+		return resp, nil
+	}
+	if resp != nil {
+		resp.Body.Close()
+	}
+	return nil, err
+}
+
+// attemptLog carries one call's logging state through the request context,
+// because the retry hooks only see the request and the response.
+type attemptLog struct {
+	method, path string
+	attempt      int
+	start        time.Time
+}
+
+type attemptLogKey struct{}
+
+func startAttempt(_ retryablehttp.Logger, req *http.Request, retryNumber int) {
+	if al, ok := req.Context().Value(attemptLogKey{}).(*attemptLog); ok {
+		al.attempt = retryNumber + 1
+		al.start = time.Now()
+	}
+}
+
+// logAttempt writes one line per attempt: method, path, status, attempt,
+// duration and, for transport failures, the error. Never headers or bodies,
+// so never the key.
+func (c *Client) logAttempt(ctx context.Context, resp *http.Response, err error, retrying bool) {
+	if c.logger == nil {
+		return
+	}
+	al, ok := ctx.Value(attemptLogKey{}).(*attemptLog)
+	if !ok {
+		return
+	}
+	level := slog.LevelDebug
+	attrs := make([]slog.Attr, 0, 7)
+	attrs = append(attrs,
+		slog.String("method", al.method),
+		slog.String("path", al.path),
+	)
+	switch {
+	case err != nil:
+		level = slog.LevelWarn
+		attrs = append(attrs, slog.String("error", err.Error()))
+	case resp != nil:
+		attrs = append(attrs, slog.Int("status", resp.StatusCode))
+		if resp.StatusCode >= 400 {
+			level = slog.LevelInfo
+		}
+	}
+	// The library asks checkRetry even after the last allowed attempt.
+	retrying = retrying && al.attempt <= c.retry.RetryMax
+	if retrying {
+		level = slog.LevelWarn
+	}
+	attrs = append(attrs,
+		slog.Int("attempt", al.attempt),
+		slog.Duration("duration", time.Since(al.start)),
+		slog.Bool("retrying", retrying),
+	)
+	c.logger.LogAttrs(ctx, level, "taskrouting request", attrs...)
+}
