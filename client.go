@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -31,7 +32,12 @@ type Client struct {
 	creds  *credentials
 	retry  *retryablehttp.Client
 	logger *slog.Logger
-	quota  *quotaTracker // behind a pointer so a copied Client value shares it
+	// quota sits behind a pointer so a copied Client value shares it. It is
+	// nil on the worker plane (WorkerClient), whose answers carry no quota.
+	quota *quotaTracker
+	// idempotencyKeys is true on the workspace plane, where every POST
+	// carries an Idempotency-Key; the worker plane takes none.
+	idempotencyKeys bool
 
 	maxRetryAfter time.Duration
 	// retryAfterUnit is what one second of Retry-After means. It is always
@@ -40,7 +46,42 @@ type Client struct {
 	retryAfterUnit time.Duration
 }
 
-type credentials struct{ apiKey string }
+// credentials is the bearer secret of a client: the workspace plane's API
+// key, fixed for the client's life, or the worker plane's session token and
+// the worker it belongs to, which Login and Logout replace while other calls
+// are in flight, hence the lock.
+type credentials struct {
+	mu       sync.RWMutex
+	secret   string // API key or worker token; "" when signed out
+	workerID string // worker plane only
+}
+
+func (cr *credentials) bearer() string {
+	cr.mu.RLock()
+	defer cr.mu.RUnlock()
+	return cr.secret
+}
+
+func (cr *credentials) session() (token, workerID string) {
+	cr.mu.RLock()
+	defer cr.mu.RUnlock()
+	return cr.secret, cr.workerID
+}
+
+func (cr *credentials) set(secret, workerID string) {
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	cr.secret, cr.workerID = secret, workerID
+}
+
+// forget signs out, unless a newer session has replaced secret meanwhile.
+func (cr *credentials) forget(secret string) {
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	if cr.secret == secret {
+		cr.secret, cr.workerID = "", ""
+	}
+}
 
 // NewClient returns a client for the API rooted at baseURL (for example
 // "https://api.example.com/v1"; trailing slashes are ignored) that
@@ -58,6 +99,23 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		// Said without echoing the key.
 		return nil, &ParamError{Param: "apiKey", Problem: "must not contain whitespace"}
 	}
+	c, err := newClient(base, &credentials{secret: apiKey}, opts)
+	if err != nil {
+		return nil, err
+	}
+	c.quota = &quotaTracker{}
+	c.idempotencyKeys = true
+	c.Tasks = &TasksService{c: c}
+	c.Workers = &WorkersService{c: c}
+	c.Decisions = &DecisionsService{c: c}
+	c.Learning = &LearningService{c: c}
+	return c, nil
+}
+
+// newClient builds the request path both planes share (options, transport,
+// retries, User-Agent) around creds. The caller adds what its plane has on
+// top: NewClient the quota tracker, idempotency keys and services.
+func newClient(base string, creds *credentials, opts []Option) (*Client, error) {
 	s := settings{
 		maxRetries:    defaultMaxRetries,
 		retryWaitMin:  defaultRetryWaitMin,
@@ -88,17 +146,12 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c := &Client{
 		baseURL:        base,
 		userAgent:      ua,
-		creds:          &credentials{apiKey: apiKey},
+		creds:          creds,
 		logger:         s.logger,
 		maxRetryAfter:  s.maxRetryAfter,
 		retryAfterUnit: time.Second,
-		quota:          &quotaTracker{},
 	}
 	c.retry = c.newRetryClient(s)
-	c.Tasks = &TasksService{c: c}
-	c.Workers = &WorkersService{c: c}
-	c.Decisions = &DecisionsService{c: c}
-	c.Learning = &LearningService{c: c}
 	return c, nil
 }
 
@@ -125,7 +178,7 @@ func parseBaseURL(raw string) (string, error) {
 
 // Sandbox reports whether the client's key is a sandbox key (sk_test_),
 // which only ever reaches the account's sandbox workspace.
-func (c *Client) Sandbox() bool { return strings.HasPrefix(c.creds.apiKey, "sk_test_") }
+func (c *Client) Sandbox() bool { return strings.HasPrefix(c.creds.bearer(), "sk_test_") }
 
 // Quota returns the latest quota snapshot reported by the server. It is safe
 // to call at any time, concurrently with requests.

@@ -95,25 +95,26 @@ type DecisionsService struct{ c *Client }
 
 // Accept accepts a task offered to workerID: POST /tasks/{id}/accept.
 func (s *DecisionsService) Accept(ctx context.Context, taskID, workerID string, opts ...RequestOption) (*TaskRef, error) {
-	return s.answer(ctx, "/accept", taskID, workerID, nil, opts)
+	return s.c.answerTask(ctx, "/tasks/", taskID, "/accept", workerID, nil, opts)
 }
 
 // Reject turns down a task offered to workerID, which never gets it again:
 // POST /tasks/{id}/reject.
 func (s *DecisionsService) Reject(ctx context.Context, taskID, workerID string, opts ...RequestOption) (*TaskRef, error) {
-	return s.answer(ctx, "/reject", taskID, workerID, nil, opts)
+	return s.c.answerTask(ctx, "/tasks/", taskID, "/reject", workerID, nil, opts)
 }
 
 // Complete completes a task accepted by workerID: POST /tasks/{id}/complete.
 // result, when not nil, must encode as a JSON object; it is passed on in the
 // task.completed event.
 func (s *DecisionsService) Complete(ctx context.Context, taskID, workerID string, result any, opts ...RequestOption) (*TaskRef, error) {
-	return s.answer(ctx, "/complete", taskID, workerID, result, opts)
+	return s.c.answerTask(ctx, "/tasks/", taskID, "/complete", workerID, result, opts)
 }
 
-// answer is the shared body of Accept, Reject and Complete, which differ
-// only in the last path segment and the optional result.
-func (s *DecisionsService) answer(ctx context.Context, verb, taskID, workerID string, result any, opts []RequestOption) (*TaskRef, error) {
+// answerTask is the shared body of Accept, Reject and Complete on both
+// planes, which differ only in the path's root ("/tasks/" or
+// "/portal/tasks/"), its last segment and the optional result.
+func (c *Client) answerTask(ctx context.Context, root, taskID, verb, workerID string, result any, opts []RequestOption) (*TaskRef, error) {
 	if err := checkID("taskID", taskID); err != nil {
 		return nil, err
 	}
@@ -125,7 +126,7 @@ func (s *DecisionsService) answer(ctx context.Context, verb, taskID, workerID st
 		Result   any    `json:"result,omitempty"`
 	}{workerID, result}
 	out := new(TaskRef)
-	if err := s.c.call(ctx, "POST", escapePath("/tasks/", taskID, verb), nil, in, out, opts); err != nil {
+	if err := c.call(ctx, "POST", escapePath(root, taskID, verb), nil, in, out, opts); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -24,6 +24,10 @@ var (
 	ErrIdempotencyKey  = errors.New("taskrouting: idempotency conflict") // 409 idempotency_conflict
 	ErrInvalidParams   = errors.New("taskrouting: invalid parameters")   // caller mistake, no request sent
 	ErrCursorRepeated  = errors.New("taskrouting: list cursor repeated") // a page pointed back to a cursor already followed
+	// Worker plane (WorkerClient).
+	ErrInvalidCredentials = errors.New("taskrouting: invalid credentials")            // 401 invalid_credentials
+	ErrBreakAlreadyOpen   = errors.New("taskrouting: break already open")             // 409 break_already_open
+	ErrNotSignedIn        = errors.New("taskrouting: worker client is not signed in") // no session token, no request sent
 )
 
 // Error codes of the wire envelope {"error":{"code":...}}.
@@ -40,6 +44,8 @@ const (
 	CodePayloadTooLarge     = "payload_too_large"
 	CodeRateLimited         = "rate_limited"
 	CodeInternalError       = "internal_error"
+	CodeInvalidCredentials  = "invalid_credentials" // worker sign-in with a wrong PIN or unknown worker
+	CodeBreakAlreadyOpen    = "break_already_open"
 	// CodeUnknownError is set by the client when a response body is not the envelope.
 	CodeUnknownError = "unknown_error"
 )
@@ -91,6 +97,10 @@ func (e *APIError) Is(target error) bool {
 		return e.Code == CodeInvalidState
 	case ErrIdempotencyKey:
 		return e.Code == CodeIdempotencyConflict
+	case ErrInvalidCredentials:
+		return e.Code == CodeInvalidCredentials
+	case ErrBreakAlreadyOpen:
+		return e.Code == CodeBreakAlreadyOpen
 	}
 	return false
 }

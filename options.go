@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Option configures a Client in NewClient.
+// Option configures a Client in NewClient or a WorkerClient in NewWorkerClient.
 type Option func(*settings) error
 
 // settings collects the options before NewClient builds the client.
@@ -108,11 +108,16 @@ type RequestOption func(*requestOptions)
 type requestOptions struct {
 	idempotencyKey string
 	header         http.Header
+	// Set only by this package's own calls, never by a caller:
+	bearerSet bool     // send bearer instead of the client's credential
+	bearer    string   // "" sends no Authorization (the worker plane's sign-in)
+	redact    []string // secrets of the request body to scrub from an *APIError
 }
 
 // WithIdempotencyKey sends key as the call's Idempotency-Key instead of a
 // generated one. It only applies to POST calls, the ones that carry a key.
-// Reuse a key to make a repeated call return the first call's answer.
+// Reuse a key to make a repeated call return the first call's answer. The
+// worker plane takes no keys: on a WorkerClient call it is a *ParamError.
 func WithIdempotencyKey(key string) RequestOption {
 	return func(o *requestOptions) { o.idempotencyKey = key }
 }

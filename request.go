@@ -36,6 +36,10 @@ func ownedHeader(canonical string) bool {
 // encodes in as JSON, runs the attempts through retryablehttp, records the
 // quota headers, and decodes a 2xx body into out or maps anything else to an
 // *APIError. in == nil sends no body; out == nil ignores the answer.
+// On the worker plane (c.idempotencyKeys false, c.quota nil) the keys and
+// the quota are left out and the bearer is the session token, read once per
+// call (or pinned by the caller) so a concurrent Login or Logout cannot
+// change it between attempts.
 func (c *Client) call(ctx context.Context, method, path string, query url.Values, in, out any, opts []RequestOption) error {
 	if ctx == nil {
 		return &ParamError{Param: "ctx", Problem: "must not be nil"}
@@ -49,6 +53,15 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 	for name := range ro.header {
 		if ownedHeader(http.CanonicalHeaderKey(name)) {
 			return &ParamError{Param: "WithHeader", Problem: "cannot set " + http.CanonicalHeaderKey(name)}
+		}
+	}
+	if ro.idempotencyKey != "" && !c.idempotencyKeys {
+		return &ParamError{Param: "WithIdempotencyKey", Problem: "the worker plane takes no idempotency keys"}
+	}
+	secret := ro.bearer
+	if !ro.bearerSet {
+		if secret = c.creds.bearer(); secret == "" {
+			return ErrNotSignedIn
 		}
 	}
 
@@ -77,13 +90,15 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 	for name, values := range ro.header {
 		req.Header[name] = values
 	}
-	req.Header["Authorization"] = []string{"Bearer " + c.creds.apiKey}
+	if secret != "" {
+		req.Header["Authorization"] = []string{"Bearer " + secret}
+	}
 	req.Header["Accept"] = []string{"application/json"}
 	req.Header["User-Agent"] = []string{c.userAgent}
 	if body != nil {
 		req.Header["Content-Type"] = []string{"application/json"}
 	}
-	if method == http.MethodPost {
+	if method == http.MethodPost && c.idempotencyKeys {
 		key := ro.idempotencyKey
 		if key == "" {
 			if key, err = newIdempotencyKey(); err != nil {
@@ -101,14 +116,17 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 		return fmt.Errorf("taskrouting: %s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
-	quota := c.quota.update(resp.Header)
+	var quota Quota
+	if c.quota != nil {
+		quota = c.quota.update(resp.Header)
+	}
 
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	if err != nil {
 		return fmt.Errorf("taskrouting: %s %s: read response: %w", method, path, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return c.apiError(method, path, resp, raw, quota)
+		return c.apiError(method, path, resp, raw, quota, append(ro.redact, secret))
 	}
 	if out == nil || resp.StatusCode == http.StatusNoContent || len(bytes.TrimSpace(raw)) == 0 {
 		return nil
@@ -122,7 +140,7 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 // apiError maps a non-2xx response. A body that is not the error envelope
 // becomes code unknown_error with message "http <status>", as the platform's
 // own SDKs do.
-func (c *Client) apiError(method, path string, resp *http.Response, raw []byte, quota Quota) *APIError {
+func (c *Client) apiError(method, path string, resp *http.Response, raw []byte, quota Quota, secrets []string) *APIError {
 	e := &APIError{
 		StatusCode: resp.StatusCode,
 		Code:       CodeUnknownError,
@@ -141,10 +159,14 @@ func (c *Client) apiError(method, path string, resp *http.Response, raw []byte, 
 		e.Code = env.Error.Code
 		e.Message = env.Error.Message
 	}
-	// A server that echoes the credential back must not put it into an
-	// error string the caller will log.
-	e.Message = strings.ReplaceAll(e.Message, c.creds.apiKey, "[redacted]")
-	e.Code = strings.ReplaceAll(e.Code, c.creds.apiKey, "[redacted]")
+	// A server that echoes the credential (or a PIN from the body) back
+	// must not put it into an error string the caller will log.
+	for _, s := range secrets {
+		if s != "" {
+			e.Message = strings.ReplaceAll(e.Message, s, "[redacted]")
+			e.Code = strings.ReplaceAll(e.Code, s, "[redacted]")
+		}
+	}
 	if wait, ok := c.retryAfter(resp); ok {
 		e.RetryAfter = wait
 	}

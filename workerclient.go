@@ -1,0 +1,338 @@
+package taskrouting
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+)
+
+// WorkerClient calls the worker plane of the API: the calls a single worker
+// (an agent's desktop, a kiosk, a bot) makes for itself with a session
+// token from Login. It is a separate type from Client so a worker token can
+// never reach a workspace operation. It shares Client's request path,
+// retries, options and error types, but tracks no quota and sends no
+// Idempotency-Key (the worker plane has neither). It is safe for concurrent
+// use; Login and Logout swap the session under a lock.
+//
+// The worker plane's POSTs carry no idempotency key, so a retried attempt
+// whose first attempt was applied answers as a repeat would: a second
+// StartBreak is ErrBreakAlreadyOpen, a second Accept or Complete is
+// ErrInvalidState. Use WithMaxRetries(0) to see only first attempts.
+type WorkerClient struct {
+	// c carries the session in c.creds. Behind a pointer, so %v of a
+	// WorkerClient value prints an address, never the token.
+	c *Client
+}
+
+// NewWorkerClient returns a signed-out worker client for the API rooted at
+// baseURL (as for NewClient). Call Login before anything else.
+func NewWorkerClient(baseURL string, opts ...Option) (*WorkerClient, error) {
+	base, err := parseBaseURL(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	c, err := newClient(base, &credentials{}, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &WorkerClient{c: c}, nil
+}
+
+// WorkerLoginParams is the body of POST /worker-auth/login. The PIN is the
+// one given with Workers.SetIdentity; it never appears in an error or in
+// the value's String, GoString or LogValue.
+type WorkerLoginParams struct {
+	WorkspaceID string `json:"workspaceId"`
+	WorkerID    string `json:"workerId"`
+	PIN         string `json:"pin"`
+}
+
+// String describes the parameters without the PIN.
+func (p WorkerLoginParams) String() string {
+	return fmt.Sprintf("{WorkspaceID:%q WorkerID:%q PIN:[redacted]}", p.WorkspaceID, p.WorkerID)
+}
+
+// GoString describes the parameters for %#v without the PIN.
+func (p WorkerLoginParams) GoString() string { return "taskrouting.WorkerLoginParams" + p.String() }
+
+// LogValue lets the parameters be logged with slog without the PIN.
+func (p WorkerLoginParams) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("workspaceId", p.WorkspaceID),
+		slog.String("workerId", p.WorkerID),
+		slog.String("pin", "[redacted]"),
+	)
+}
+
+// WorkerProfile is the answer of GET /portal/me: the signed-in worker.
+type WorkerProfile struct {
+	WorkerID  string `json:"workerId"`
+	Available bool   `json:"available"`
+	OnBreak   bool   `json:"onBreak"`
+	// Raw is the answer exactly as received, for fields this version of the
+	// client does not model.
+	Raw json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the wire form and keeps it in Raw.
+func (p *WorkerProfile) UnmarshalJSON(b []byte) error {
+	type plain WorkerProfile
+	if err := json.Unmarshal(b, (*plain)(p)); err != nil {
+		return err
+	}
+	p.Raw = cloneRaw(b)
+	return nil
+}
+
+// WorkerAvailability is the answer of POST /portal/me/availability.
+type WorkerAvailability struct {
+	WorkerID  string `json:"workerId"`
+	Available bool   `json:"available"`
+}
+
+// StartBreakParams is the body of POST /portal/breaks/start.
+type StartBreakParams struct {
+	Reason string `json:"reason,omitempty"` // optional, e.g. "lunch"
+}
+
+// BreakState is the answer of POST /portal/breaks/start (OnBreak true,
+// Since set) and of POST /portal/breaks/end (OnBreak false, EndedAt set).
+type BreakState struct {
+	WorkerID string
+	OnBreak  bool
+	Since    time.Time // wire since, epoch ms; when the break started
+	EndedAt  time.Time // wire endedAt, epoch ms; when the break ended
+}
+
+type breakStateWire struct {
+	WorkerID string      `json:"workerId"`
+	OnBreak  bool        `json:"onBreak"`
+	Since    epochMillis `json:"since,omitzero"`
+	EndedAt  epochMillis `json:"endedAt,omitzero"`
+}
+
+// UnmarshalJSON decodes the wire form.
+func (s *BreakState) UnmarshalJSON(b []byte) error {
+	var w breakStateWire
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*s = BreakState{w.WorkerID, w.OnBreak, w.Since.t, w.EndedAt.t}
+	return nil
+}
+
+// MarshalJSON writes the wire form (epoch ms; zero times left out).
+func (s BreakState) MarshalJSON() ([]byte, error) {
+	return json.Marshal(breakStateWire{s.WorkerID, s.OnBreak, msOf(s.Since), msOf(s.EndedAt)})
+}
+
+// Login signs in as a worker and adopts the session token and the worker
+// id for every later call: POST /worker-auth/login. It is sent without a
+// token. A wrong PIN (or an unknown worker or workspace) is a 401 that
+// matches ErrInvalidCredentials and ErrUnauthorized. A Login while signed
+// in replaces the session without revoking the old token; Logout first to
+// revoke it.
+func (w *WorkerClient) Login(ctx context.Context, p WorkerLoginParams, opts ...RequestOption) error {
+	if p.WorkspaceID == "" {
+		return &ParamError{Param: "WorkerLoginParams.WorkspaceID", Problem: "must not be empty"}
+	}
+	if err := checkID("WorkerLoginParams.WorkerID", p.WorkerID); err != nil {
+		return err
+	}
+	if p.PIN == "" {
+		return &ParamError{Param: "WorkerLoginParams.PIN", Problem: "must not be empty"}
+	}
+	var out struct {
+		Token string `json:"token"`
+	}
+	opts = withOwn(opts, withBearer(""), redacting(p.PIN))
+	if err := w.c.call(ctx, "POST", "/worker-auth/login", nil, p, &out, opts); err != nil {
+		return err
+	}
+	// The token goes into a header on every call; one that cannot (empty, or
+	// with spaces or control characters) is refused here, and not echoed.
+	if out.Token == "" || strings.ContainsFunc(out.Token, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return errors.New("taskrouting: POST /worker-auth/login: the answer carried no usable token")
+	}
+	w.c.creds.set(out.Token, p.WorkerID)
+	return nil
+}
+
+// Logout ends the session and forgets the token: POST /worker-auth/logout.
+// The token is also forgotten when the server answers 401 (it was already
+// revoked); the error is still returned. Signed out, Logout does nothing
+// and returns nil.
+func (w *WorkerClient) Logout(ctx context.Context, opts ...RequestOption) error {
+	token := w.c.creds.bearer()
+	if token == "" {
+		return nil
+	}
+	err := w.c.call(ctx, "POST", "/worker-auth/logout", nil, nil, nil, withOwn(opts, withBearer(token)))
+	if err == nil || errors.Is(err, ErrUnauthorized) {
+		w.c.creds.forget(token)
+	}
+	return err
+}
+
+// Me returns the signed-in worker: GET /portal/me.
+func (w *WorkerClient) Me(ctx context.Context, opts ...RequestOption) (*WorkerProfile, error) {
+	out := new(WorkerProfile)
+	if err := w.c.call(ctx, "GET", "/portal/me", nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SetAvailability puts the signed-in worker on or off shift:
+// POST /portal/me/availability.
+func (w *WorkerClient) SetAvailability(ctx context.Context, available bool, opts ...RequestOption) (*WorkerAvailability, error) {
+	in := struct {
+		Available bool `json:"available"`
+	}{available}
+	out := new(WorkerAvailability)
+	if err := w.c.call(ctx, "POST", "/portal/me/availability", nil, in, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Queue returns the tasks offered to a worker and not yet accepted:
+// GET /portal/workers/{id}/queue. An empty workerID means the signed-in
+// worker.
+func (w *WorkerClient) Queue(ctx context.Context, workerID string, opts ...RequestOption) (*WorkerQueue, error) {
+	if workerID == "" {
+		token, me := w.c.creds.session()
+		if me == "" {
+			return nil, &ParamError{Param: "workerID", Problem: "must be given when no worker is signed in"}
+		}
+		// The id and the token come from the same session.
+		workerID, opts = me, withOwn(opts, withBearer(token))
+	}
+	if err := checkID("workerID", workerID); err != nil {
+		return nil, err
+	}
+	out := new(WorkerQueue)
+	if err := w.c.call(ctx, "GET", escapePath("/portal/workers/", workerID, "/queue"), nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Task returns a task offered to or held by the signed-in worker:
+// GET /portal/tasks/{id}. Another worker's task is a 404.
+func (w *WorkerClient) Task(ctx context.Context, taskID string, opts ...RequestOption) (*Task, error) {
+	if err := checkID("taskID", taskID); err != nil {
+		return nil, err
+	}
+	out := new(Task)
+	if err := w.c.call(ctx, "GET", escapePath("/portal/tasks/", taskID), nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Accept accepts a task offered to the signed-in worker:
+// POST /portal/tasks/{id}/accept.
+func (w *WorkerClient) Accept(ctx context.Context, taskID string, opts ...RequestOption) (*TaskRef, error) {
+	return w.answer(ctx, taskID, "/accept", nil, opts)
+}
+
+// Reject turns down a task offered to the signed-in worker, who never gets
+// it again: POST /portal/tasks/{id}/reject.
+func (w *WorkerClient) Reject(ctx context.Context, taskID string, opts ...RequestOption) (*TaskRef, error) {
+	return w.answer(ctx, taskID, "/reject", nil, opts)
+}
+
+// Complete completes a task the signed-in worker accepted:
+// POST /portal/tasks/{id}/complete. result, when not nil, must encode as a
+// JSON object; it is passed on in the task.completed event.
+func (w *WorkerClient) Complete(ctx context.Context, taskID string, result any, opts ...RequestOption) (*TaskRef, error) {
+	return w.answer(ctx, taskID, "/complete", result, opts)
+}
+
+// answer names the signed-in worker in the body, as the wire asks, with
+// the token of the same session, and shares the rest with the workspace
+// plane's Decisions.
+func (w *WorkerClient) answer(ctx context.Context, taskID, verb string, result any, opts []RequestOption) (*TaskRef, error) {
+	token, workerID := w.c.creds.session()
+	if token == "" {
+		return nil, ErrNotSignedIn
+	}
+	return w.c.answerTask(ctx, "/portal/tasks/", taskID, verb, workerID, result, withOwn(opts, withBearer(token)))
+}
+
+// StartBreak opens a break for the signed-in worker, who gets no new offers
+// during it and keeps the tasks already held: POST /portal/breaks/start.
+// With a break already open it is a 409 matching ErrBreakAlreadyOpen.
+func (w *WorkerClient) StartBreak(ctx context.Context, p StartBreakParams, opts ...RequestOption) (*BreakState, error) {
+	out := new(BreakState)
+	if err := w.c.call(ctx, "POST", "/portal/breaks/start", nil, p, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EndBreak closes the signed-in worker's open break: POST /portal/breaks/end.
+// With no break open the server answers 204 and EndBreak returns nil, nil.
+func (w *WorkerClient) EndBreak(ctx context.Context, opts ...RequestOption) (*BreakState, error) {
+	// A 204 leaves out untouched, so nil says "no break was open".
+	var out *BreakState
+	if err := w.c.call(ctx, "POST", "/portal/breaks/end", nil, nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// WorkerID returns the signed-in worker's id, or "" when signed out.
+func (w *WorkerClient) WorkerID() string {
+	_, id := w.c.creds.session()
+	return id
+}
+
+// SignedIn reports whether the client holds a session token.
+func (w *WorkerClient) SignedIn() bool { return w.c.creds.bearer() != "" }
+
+// BaseURL returns the API root the client sends requests to, without a
+// trailing slash.
+func (w *WorkerClient) BaseURL() string { return w.c.baseURL }
+
+// String describes the client without its token.
+func (w *WorkerClient) String() string {
+	token, id := w.c.creds.session()
+	return fmt.Sprintf("taskrouting.WorkerClient{baseURL: %q, workerID: %q, signedIn: %t, token: [redacted]}", w.c.baseURL, id, token != "")
+}
+
+// GoString describes the client for %#v without its token.
+func (w *WorkerClient) GoString() string { return w.String() }
+
+// LogValue lets the client be logged with slog without its token.
+func (w *WorkerClient) LogValue() slog.Value {
+	token, id := w.c.creds.session()
+	return slog.GroupValue(
+		slog.String("baseURL", w.c.baseURL),
+		slog.String("workerId", id),
+		slog.Bool("signedIn", token != ""),
+		slog.String("token", "[redacted]"),
+	)
+}
+
+// withBearer pins the call's bearer to one session's token, or to none
+// for the sign-in itself.
+func withBearer(token string) RequestOption {
+	return func(o *requestOptions) { o.bearerSet, o.bearer = true, token }
+}
+
+// redacting scrubs a secret sent in the body (a PIN) from an *APIError.
+func redacting(secret string) RequestOption {
+	return func(o *requestOptions) { o.redact = append(o.redact, secret) }
+}
+
+// withOwn appends the package's own options after the caller's, copying so
+// the caller's slice is never written to.
+func withOwn(opts []RequestOption, own ...RequestOption) []RequestOption {
+	return append(opts[:len(opts):len(opts)], own...)
+}
