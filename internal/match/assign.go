@@ -1,0 +1,65 @@
+package match
+
+import (
+	"math"
+	"time"
+)
+
+// Assign offers a queued or pending task to a chosen worker (POST /tasks/{id}/assign),
+// bypassing eligibility: it is an operator's override. Without force a worker at its cap is
+// ErrBacklogFull; with force the worker may go over its cap. Result.PreviousWorkerID names
+// the worker the offer was taken from (task.released); assigning to the worker that holds
+// the offer changes nothing.
+func (e *Engine) Assign(now time.Time, taskID, workerID string, force bool) (Result, error) {
+	res := e.begin(now)
+	t, err := e.lookupTask(taskID)
+	if err != nil {
+		return e.fail(res, err)
+	}
+	w, err := e.lookupWorker(workerID)
+	if err != nil {
+		return e.fail(res, err)
+	}
+	if t.status != StatusQueued && t.status != StatusPending {
+		return e.fail(res, &StateError{Op: "assign", TaskID: taskID, WorkerID: workerID, Status: t.status, Reason: StateWrongStatus})
+	}
+	if t.status == StatusPending && t.workerID == workerID {
+		res.PreviousWorkerID = workerID
+		return e.finish(res), nil
+	}
+	if !force && len(w.pending) >= e.capOf(w) {
+		return e.fail(res, &backlogFullError{id: workerID})
+	}
+	if t.status == StatusPending {
+		prev := t.w
+		res.PreviousWorkerID = prev.id
+		e.withdraw(t)
+		ev := e.taskEvent(res, EventTaskReleased, t, prev.id)
+		ev.Reason = "reassigned"
+	}
+	d := e.assignDecision(t, w)
+	e.offer(t, w, d, res)
+	t.manual = true
+	return e.finish(res), nil
+}
+
+// SetPriority changes a non-terminal task's priority (PATCH /tasks/{id}); a queued task
+// moves to its new place in the order.
+func (e *Engine) SetPriority(now time.Time, taskID string, priority float64) (Result, error) {
+	res := e.begin(now)
+	t, err := e.lookupTask(taskID)
+	if err != nil {
+		return e.fail(res, err)
+	}
+	if math.IsNaN(priority) || math.IsInf(priority, 0) {
+		return e.fail(res, inputErr("priority", "must be a finite number"))
+	}
+	if t.status.Terminal() {
+		return e.fail(res, &StateError{Op: "setPriority", TaskID: taskID, Status: t.status, Reason: StateWrongStatus})
+	}
+	t.priority = priority
+	if t.status == StatusQueued {
+		t.g.fix(int(t.heapIdx))
+	}
+	return e.finish(res), nil
+}

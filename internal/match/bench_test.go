@@ -1,0 +1,261 @@
+package match
+
+import (
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// The scale benchmarks follow issue 4: tags Zipf-distributed over 300 names, workers with
+// 3-8 tags, tasks with 1-3 tags, a fixed seed. They report per-operation latency
+// percentiles (measured around each engine call) and memory per queued task.
+//
+//	go test -run '^$' -bench 'Scale' -benchtime 20000x ./internal/match/
+//	TASKROUTING_LONG=1 go test -run '^$' -bench 'Scale/100k' -benchtime 20000x -timeout 30m ./internal/match/
+
+const benchTags = 300
+
+type workload struct {
+	rng  *rand.Rand
+	zipf *rand.Zipf
+	now  time.Time
+	n    int
+}
+
+func newWorkload(seed uint64) *workload {
+	rng := rand.New(rand.NewPCG(seed, 42))
+	return &workload{rng: rng, zipf: rand.NewZipf(rng, 1.1, 1, benchTags-1), now: t0}
+}
+
+func (w *workload) tags(lo, hi int) []string {
+	n := lo + w.rng.IntN(hi-lo+1)
+	out := make([]string, 0, n)
+	for len(out) < n {
+		tag := "tag" + strconv.FormatUint(w.zipf.Uint64(), 10)
+		if !slices.Contains(out, tag) {
+			out = append(out, tag)
+		}
+	}
+	return out
+}
+
+func (w *workload) tick() time.Time {
+	w.now = w.now.Add(time.Millisecond)
+	return w.now
+}
+
+func (w *workload) task() TaskInput {
+	w.n++
+	return TaskInput{ID: "task" + strconv.Itoa(w.n), Tags: w.tags(1, 3), Priority: float64(w.rng.IntN(3))}
+}
+
+// loadScale builds an engine with the given workers, each filled to its cap, and about
+// queued tasks waiting. Workers start unavailable so the tasks load without matching, then
+// each worker comes online and fills its backlog through the normal matching path.
+func loadScale(tb testing.TB, workers, queued int) (*Engine, *workload, float64) {
+	tb.Helper()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	e := New(Config{})
+	wl := newWorkload(1)
+	for i := range workers {
+		if _, err := e.UpsertWorker(wl.tick(), WorkerInput{ID: "worker" + strconv.Itoa(i), Tags: wl.tags(3, 8)}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	for range queued + workers*defaultMaxBacklog {
+		if _, err := e.CreateTask(wl.tick(), wl.task()); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	for i := range workers {
+		if _, err := e.SetAvailability(wl.tick(), "worker"+strconv.Itoa(i), true, false); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	return e, wl, float64(after.HeapAlloc-before.HeapAlloc) / float64(len(e.tasks))
+}
+
+func benchReady(b *testing.B, workers, queued int, fullScan bool) {
+	e, wl := loadReady(b, workers, queued)
+	e.fullScan = fullScan
+	lat := make(latencies, 0, 1<<16)
+	matched := 0
+	for b.Loop() {
+		in := wl.task()
+		now := wl.tick()
+		start := time.Now()
+		res, err := e.CreateTask(now, in)
+		lat = append(lat, time.Since(start))
+		if err != nil {
+			b.Fatal(err)
+		}
+		matched += len(res.Decisions)
+	}
+	lat.report(b)
+	b.ReportMetric(float64(matched)/float64(len(lat)), "matched/op")
+	if matched == 0 {
+		b.Fatal("no create was matched: the workload is not measuring matching")
+	}
+}
+
+// loadReady builds the opposite case: every worker online with room to spare, and the
+// queued tasks all need a tag nobody carries, so every new task is matched at once and the
+// measured create pays the whole scan, scoring and explanation.
+func loadReady(tb testing.TB, workers, queued int) (*Engine, *workload) {
+	tb.Helper()
+	e := New(Config{})
+	wl := newWorkload(2)
+	for range queued {
+		in := wl.task()
+		in.Tags = append(in.Tags, "unserved")
+		if _, err := e.CreateTask(wl.tick(), in); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	for i := range workers {
+		in := WorkerInput{ID: "worker" + strconv.Itoa(i), Tags: wl.tags(3, 8), MaxBacklogSize: ptr(1 << 20), Available: ptr(true)}
+		if _, err := e.UpsertWorker(wl.tick(), in); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return e, wl
+}
+
+// latencies collects per-operation durations and reports their percentiles.
+type latencies []time.Duration
+
+func (l latencies) report(b *testing.B) {
+	if len(l) == 0 {
+		return
+	}
+	slices.Sort(l)
+	pct := func(p float64) float64 { return float64(l[int(p*float64(len(l)-1))].Nanoseconds()) / 1e3 }
+	b.ReportMetric(pct(0.50), "p50-µs")
+	b.ReportMetric(pct(0.99), "p99-µs")
+	b.ReportMetric(pct(1.0), "max-µs")
+}
+
+func queuedCount(e *Engine) int {
+	n := 0
+	for _, g := range e.groups {
+		n += len(g.heap)
+	}
+	return n
+}
+
+func BenchmarkScale(b *testing.B) {
+	sizes := []struct {
+		name            string
+		workers, queued int
+		long            bool
+	}{
+		{"10k-workers-100k-tasks", 10_000, 100_000, false},
+		{"100k-workers-1M-tasks", 100_000, 1_000_000, true},
+	}
+	for _, size := range sizes {
+		b.Run(size.name, func(b *testing.B) {
+			if size.long && os.Getenv("TASKROUTING_LONG") != "1" {
+				b.Skip("set TASKROUTING_LONG=1 for the 1M-task scale")
+			}
+			b.Run("create-and-match", func(b *testing.B) {
+				e, wl, perTask := loadScale(b, size.workers, size.queued)
+				queued := queuedCount(e)
+				lat := make(latencies, 0, 1<<16)
+				matched := 0
+				for b.Loop() {
+					in := wl.task()
+					now := wl.tick()
+					start := time.Now()
+					res, err := e.CreateTask(now, in)
+					lat = append(lat, time.Since(start))
+					if err != nil {
+						b.Fatal(err)
+					}
+					matched += len(res.Decisions)
+				}
+				lat.report(b)
+				b.ReportMetric(float64(matched)/float64(len(lat)), "matched/op")
+				b.ReportMetric(perTask, "heap-B/task")
+				b.ReportMetric(float64(queued), "queued")
+			})
+			b.Run("create-and-match-ready", func(b *testing.B) {
+				benchReady(b, size.workers, size.queued, false)
+			})
+			// The baseline for the ready case: the same engine scanning every ready
+			// carrier of the rarest tag instead of walking the ordered heap.
+			b.Run("create-and-match-ready-fullscan", func(b *testing.B) {
+				benchReady(b, size.workers, size.queued, true)
+			})
+			b.Run("free-capacity", func(b *testing.B) {
+				e, wl, _ := loadScale(b, size.workers, size.queued)
+				ids := e.WorkerIDs()
+				lat := make(latencies, 0, 1<<16)
+				matched, i := 0, 0
+				for b.Loop() {
+					// The next worker holding an offer accepts it; that frees one slot and
+					// the worker is matched again from the queued groups it can serve.
+					var w *worker
+					for w == nil || len(w.pending) == 0 {
+						w = e.workers[ids[i%len(ids)]]
+						i++
+					}
+					taskID := w.pending[0].id
+					now := wl.tick()
+					start := time.Now()
+					res, err := e.Accept(now, taskID, w.id)
+					lat = append(lat, time.Since(start))
+					if err != nil {
+						b.Fatal(err)
+					}
+					matched += len(res.Decisions)
+				}
+				lat.report(b)
+				b.ReportMetric(float64(matched)/float64(len(lat)), "matched/op")
+				if matched != len(lat) {
+					b.Fatalf("%d of %d freed slots were not refilled from the queue", len(lat)-matched, len(lat))
+				}
+			})
+		})
+	}
+}
+
+// TestScaleSmoke runs the benchmark's load and both operations at a small size, so the
+// normal test run covers the benchmark code and the indexes under bulk load.
+func TestScaleSmoke(t *testing.T) {
+	e, wl, _ := loadScale(t, 300, 3000)
+	if err := verifyInternal(e); err != nil {
+		t.Fatal(err)
+	}
+	if q := queuedCount(e); q < 2000 {
+		t.Fatalf("only %d tasks queued after the load", q)
+	}
+	matched := 0
+	for _, id := range e.WorkerIDs()[:100] {
+		w := e.workers[id]
+		if len(w.pending) == 0 {
+			continue
+		}
+		res, err := e.Accept(wl.tick(), w.pending[0].id, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		matched += len(res.Decisions)
+		if _, err := e.CreateTask(wl.tick(), wl.task()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if matched == 0 {
+		t.Error("freeing capacity never matched a queued task")
+	}
+	if err := verifyInternal(e); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,318 @@
+package match
+
+import (
+	"slices"
+	"strconv"
+	"time"
+)
+
+// Engine is one workspace's matcher: workers, tasks, offers, decisions and learning. Use
+// New. Not safe for concurrent use: the caller serialises access.
+type Engine struct {
+	cfg Config
+
+	now     int64 // latest time seen, Unix ns; never goes backwards
+	nowTime time.Time
+
+	seq      uint64 // events
+	decSeq   uint64 // decisions
+	taskSeq  uint64 // task creation order
+	visitSeq uint64 // stamps that dedupe workers and groups within one scan
+
+	tagIDs   map[string]int32
+	tagNames []string
+
+	workers   map[string]*worker
+	sortedIDs []string // cache for WorkerIDs; nil when stale
+
+	ready    []readyHeap       // by tag id: ready workers carrying it literally
+	readyPat posSet[*worker]   // ready workers with a positive pattern weight
+	all      []posSet[*worker] // by tag id: every worker carrying it literally
+	allPat   posSet[*worker]   // every worker with a positive pattern weight
+
+	tasks    map[string]*task
+	taskList []*task // creation order, for paging
+
+	groups       map[string]*group
+	groupCount   []int32             // by tag id: groups containing the tag
+	tagUses      []int64             // by tag id: tasks ever created with it (picks key tags)
+	byTagSet     map[string][]*group // by tag set alone (thresholds aside): subset lookups
+	bySmallSet   map[uint64][]*group // the same for sets packSet can pack
+	groupsBySize []int               // by tag count: number of groups
+	byKeyTag     []posSet[*group]    // by tag id: groups keyed under it
+	keyTags      []int32             // tag ids with a non-empty byKeyTag entry, for pattern workers
+	keyTagPos    []int32             // by tag id: position in keyTags, -1 when absent
+	byTag        []posSet[*group]    // by tag id: every group containing it (any-tag mode only)
+
+	deadlines deadlineHeap
+
+	dirtyTasks   []*task
+	dirtyWorkers []*worker
+
+	decisions  []Decision // retained, oldest first
+	decByTask  map[string][]uint64
+	decByWork  map[string][]uint64
+	learnOuts  int
+	learnPairs int
+
+	// fullScan turns off the ordered best-match walk; tests compare the two.
+	fullScan bool
+
+	// scratch space reused by scans so that matching does not allocate per candidate.
+	keyBuf   []byte
+	frontier []int32
+	scan     scanResult
+}
+
+// worker is the engine's state for one worker.
+type worker struct {
+	id        string
+	tags      []string
+	weights   map[string]float64
+	maxBack   *int
+	available bool
+	onBreak   bool
+	breakAt   time.Time
+	breakWhy  string
+	extra     any
+	createdAt time.Time
+	lastMatch int64   // Unix ns of the last offer, or creation: "idle since"
+	ub        float64 // bound of its score per task tag; orders the ready heaps
+	matched   bool
+
+	pending []*task // offers held, in offer order
+
+	// derived from tags and weights
+	tagIDs   []int32           // sorted ids of tags
+	carried  []int32           // sorted ids carried literally (tags + positive exact weights)
+	lit      map[int32]float64 // exact weights by tag id
+	patterns []pattern         // longest prefix first
+	posPat   bool              // has a positive pattern: carries tags by pattern
+
+	stats map[int32]*stat
+
+	// index membership
+	indexed  bool    // in the all-workers indexes
+	ready    bool    // in the ready indexes
+	idxTags  []int32 // carried tags it is indexed under
+	readyPos []int32
+	allPos   []int32
+	rPatPos  int32
+	aPatPos  int32
+	dirty    bool
+	visit    uint64
+	removed  bool
+}
+
+type pattern struct {
+	prefix string
+	weight float64
+}
+
+// task is the engine's state for one task.
+type task struct {
+	id        string
+	seq       uint64
+	tagsIn    []string
+	tags      []int32 // sorted ids, shared with its group
+	thr       []threshold
+	thrIn     map[string]float64
+	priority  float64
+	queued    int64 // first queued, Unix ns
+	createdAt time.Time
+	status    Status
+	workerID  string
+	w         *worker // offered worker while pending
+	manual    bool    // offered by Assign, not by matching
+	vetoed    []string
+	rejected  []string
+	esc       *Escalation
+	result    any
+	extra     any
+	g         *group
+	heapIdx   int32
+	deadline  int64
+	dlIdx     int32
+	dirty     bool
+}
+
+const (
+	defaultMaxBacklog    = 9
+	defaultOfferTimeout  = 60 * time.Second
+	defaultMaxCandidates = 25
+	defaultRetention     = 10000
+	defaultHalfLife      = 7 * 24 * time.Hour
+)
+
+// New returns an empty engine; zero fields of cfg take their documented defaults.
+func New(cfg Config) *Engine {
+	if cfg.Mode == "" {
+		cfg.Mode = ModeBestMatch
+	}
+	if cfg.DefaultMaxBacklog <= 0 {
+		cfg.DefaultMaxBacklog = defaultMaxBacklog
+	}
+	if cfg.OfferTimeout <= 0 {
+		cfg.OfferTimeout = defaultOfferTimeout
+	}
+	if cfg.BalancedLoadPenalty <= 0 {
+		cfg.BalancedLoadPenalty = 1
+	}
+	if cfg.EventIDPrefix == "" {
+		cfg.EventIDPrefix = "evt_"
+	}
+	if cfg.DecisionIDPrefix == "" {
+		cfg.DecisionIDPrefix = "dec_"
+	}
+	if cfg.MaxCandidates <= 0 {
+		cfg.MaxCandidates = defaultMaxCandidates
+	}
+	if cfg.DecisionRetention <= 0 {
+		cfg.DecisionRetention = defaultRetention
+	}
+	if cfg.Learning.LearnedVetoThreshold == 0 {
+		cfg.Learning.LearnedVetoThreshold = -0.5
+	}
+	if cfg.Learning.LearnedVetoMinSamples <= 0 {
+		cfg.Learning.LearnedVetoMinSamples = 5
+	}
+	if cfg.Learning.HalfLife <= 0 {
+		cfg.Learning.HalfLife = defaultHalfLife
+	}
+	return &Engine{
+		cfg:        cfg,
+		tagIDs:     make(map[string]int32),
+		workers:    make(map[string]*worker),
+		tasks:      make(map[string]*task),
+		groups:     make(map[string]*group),
+		byTagSet:   make(map[string][]*group),
+		bySmallSet: make(map[uint64][]*group),
+		decByTask:  make(map[string][]uint64),
+		decByWork:  make(map[string][]uint64),
+	}
+}
+
+// Config returns the engine's configuration with defaults filled in.
+func (e *Engine) Config() Config { return e.cfg }
+
+// Now returns the latest time the engine has seen. A command with an earlier time is
+// treated as happening at this time, so the engine's clock never runs backwards.
+func (e *Engine) Now() time.Time { return e.nowTime }
+
+// begin starts a command: the clock moves to now and every offer expiry due by then fires,
+// each followed by matching at its own time.
+func (e *Engine) begin(now time.Time) *Result {
+	res := &Result{}
+	target := now.UnixNano()
+	if target < e.now {
+		target = e.now
+		now = e.nowTime
+	}
+	for len(e.deadlines.h) > 0 && e.deadlines.h[0].deadline <= target {
+		t := e.deadlines.h[0]
+		e.setClock(t.deadline, time.Unix(0, t.deadline).In(now.Location()))
+		e.expire(t, res)
+		e.settle(res)
+	}
+	e.setClock(target, now)
+	return res
+}
+
+func (e *Engine) setClock(ns int64, t time.Time) {
+	if ns >= e.now {
+		e.now = ns
+		e.nowTime = t
+	}
+}
+
+// finish runs matching to a fixed point and hands back the result.
+func (e *Engine) finish(res *Result) Result {
+	e.settle(res)
+	return *res
+}
+
+// fail returns the expiries already applied by begin together with a command's error.
+func (e *Engine) fail(res *Result, err error) (Result, error) { return *res, err }
+
+func (e *Engine) emit(res *Result, ev Event) {
+	e.seq++
+	ev.Seq = e.seq
+	ev.ID = e.cfg.EventIDPrefix + strconv.FormatUint(e.seq, 10)
+	ev.At = e.nowTime
+	res.Events = append(res.Events, ev)
+}
+
+func (e *Engine) taskEvent(res *Result, kind EventKind, t *task, workerID string) *Event {
+	e.emit(res, Event{Kind: kind, TaskID: t.id, WorkerID: workerID, Priority: t.priority, Tags: slices.Clone(t.tagsIn)})
+	return &res.Events[len(res.Events)-1]
+}
+
+// intern returns the id of a tag, adding it if new.
+func (e *Engine) intern(tag string) int32 {
+	if id, ok := e.tagIDs[tag]; ok {
+		return id
+	}
+	id := int32(len(e.tagNames))
+	e.tagIDs[tag] = id
+	e.tagNames = append(e.tagNames, tag)
+	e.ready = append(e.ready, readyHeap{})
+	e.all = append(e.all, posSet[*worker]{})
+	e.groupCount = append(e.groupCount, 0)
+	e.tagUses = append(e.tagUses, 0)
+	e.byKeyTag = append(e.byKeyTag, posSet[*group]{})
+	e.keyTagPos = append(e.keyTagPos, -1)
+	e.byTag = append(e.byTag, posSet[*group]{})
+	return id
+}
+
+// lookupTag returns a tag's id without adding it (-1 when unknown), for dry runs.
+func (e *Engine) lookupTag(tag string) int32 {
+	if id, ok := e.tagIDs[tag]; ok {
+		return id
+	}
+	return -1
+}
+
+func (e *Engine) capOf(w *worker) int {
+	if w.maxBack != nil {
+		return *w.maxBack
+	}
+	return e.cfg.DefaultMaxBacklog
+}
+
+func (e *Engine) markTask(t *task) {
+	if !t.dirty {
+		t.dirty = true
+		e.dirtyTasks = append(e.dirtyTasks, t)
+	}
+}
+
+func (e *Engine) markWorker(w *worker) {
+	if !w.dirty {
+		w.dirty = true
+		e.dirtyWorkers = append(e.dirtyWorkers, w)
+	}
+}
+
+func (e *Engine) offerTimeout(t *task) time.Duration {
+	if t.esc != nil && t.esc.RespondWithin > 0 {
+		return t.esc.RespondWithin
+	}
+	return e.cfg.OfferTimeout
+}
+
+func (e *Engine) lookupWorker(id string) (*worker, error) {
+	w, ok := e.workers[id]
+	if !ok {
+		return nil, &NotFoundError{Kind: "worker", ID: id}
+	}
+	return w, nil
+}
+
+func (e *Engine) lookupTask(id string) (*task, error) {
+	t, ok := e.tasks[id]
+	if !ok {
+		return nil, &NotFoundError{Kind: "task", ID: id}
+	}
+	return t, nil
+}

@@ -1,0 +1,121 @@
+package match
+
+import (
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func ptr[T any](v T) *T { return &v }
+
+// harness drives an engine in tests: commands must succeed and advance its clock by one
+// second each, so task creation order is also queue order.
+type harness struct {
+	t         *testing.T
+	e         *Engine
+	now       time.Time
+	events    []Event
+	decisions []Decision
+}
+
+func newHarness(t *testing.T, cfg Config) *harness {
+	return &harness{t: t, e: New(cfg), now: t0}
+}
+
+func (h *harness) step() time.Time {
+	h.now = h.now.Add(time.Second)
+	return h.now
+}
+
+func (h *harness) ok(res Result, err error) Result {
+	h.t.Helper()
+	if err != nil {
+		h.t.Fatalf("command failed: %v", err)
+	}
+	h.events = append(h.events, res.Events...)
+	h.decisions = append(h.decisions, res.Decisions...)
+	return res
+}
+
+// worker upserts an available worker with the default cap.
+func (h *harness) worker(id string, tags ...string) {
+	h.t.Helper()
+	h.ok(h.e.UpsertWorker(h.step(), WorkerInput{ID: id, Tags: tags, Available: ptr(true)}))
+}
+
+func (h *harness) workerIn(in WorkerInput) {
+	h.t.Helper()
+	h.ok(h.e.UpsertWorker(h.step(), in))
+}
+
+func (h *harness) task(id string, tags ...string) {
+	h.t.Helper()
+	h.ok(h.e.CreateTask(h.step(), TaskInput{ID: id, Tags: tags}))
+}
+
+func (h *harness) taskIn(in TaskInput) {
+	h.t.Helper()
+	h.ok(h.e.CreateTask(h.step(), in))
+}
+
+func (h *harness) accept(task, worker string) {
+	h.t.Helper()
+	h.ok(h.e.Accept(h.step(), task, worker))
+}
+
+func (h *harness) reject(task, worker string) {
+	h.t.Helper()
+	h.ok(h.e.Reject(h.step(), task, worker))
+}
+
+func (h *harness) complete(task, worker string) {
+	h.t.Helper()
+	h.ok(h.e.Complete(h.step(), task, worker, map[string]any{"ok": true}))
+}
+
+func (h *harness) available(worker string, on bool) {
+	h.t.Helper()
+	h.ok(h.e.SetAvailability(h.step(), worker, on, false))
+}
+
+func (h *harness) advance(d time.Duration) {
+	h.now = h.now.Add(d)
+	res := h.e.Advance(h.now)
+	h.events = append(h.events, res.Events...)
+	h.decisions = append(h.decisions, res.Decisions...)
+}
+
+// state maps every task to "status" or "status:worker".
+func (h *harness) state() map[string]string {
+	h.t.Helper()
+	out := map[string]string{}
+	page, err := h.e.Tasks(TaskQuery{Limit: 1000})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, t := range page.Tasks {
+		s := string(t.Status)
+		if t.WorkerID != "" {
+			s += ":" + t.WorkerID
+		}
+		out[t.ID] = s
+	}
+	return out
+}
+
+// kinds lists the event kinds with task and worker, to compare event streams compactly.
+func (h *harness) kinds() []string {
+	out := []string{}
+	for _, ev := range h.events {
+		s := string(ev.Kind)
+		if ev.TaskID != "" {
+			s += " " + ev.TaskID
+		}
+		if ev.WorkerID != "" {
+			s += " " + ev.WorkerID
+		}
+		out = append(out, s)
+	}
+	return out
+}

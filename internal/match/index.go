@@ -1,0 +1,287 @@
+package match
+
+import (
+	"encoding/binary"
+	"math"
+	"slices"
+)
+
+// posSet is an unordered set with O(1) add and remove. Each member keeps its own position
+// (found through slot), so removal swaps the last member into the hole. Iteration order
+// depends only on the order of adds and removes, never on map order, which keeps every scan
+// deterministic.
+type posSet[T any] struct {
+	items []T
+}
+
+func (s *posSet[T]) add(v T, slot *int32) {
+	*slot = int32(len(s.items))
+	s.items = append(s.items, v)
+}
+
+func (s *posSet[T]) remove(pos int32, slotOf func(T) *int32) {
+	last := len(s.items) - 1
+	if int(pos) != last {
+		moved := s.items[last]
+		s.items[pos] = moved
+		*slotOf(moved) = pos
+	}
+	var zero T
+	s.items[last] = zero
+	s.items = s.items[:last]
+}
+
+// threshold is one skill threshold of a task, by interned tag.
+type threshold struct {
+	tag int32
+	min float64
+}
+
+// group holds the queued tasks that share one tag set and one set of skill thresholds:
+// eligibility for them is the same except for per-task vetoes and rejections. Its heap
+// keeps them in task order.
+type group struct {
+	key    string
+	setKey string  // key of the tag set alone, for Engine.byTagSet
+	tags   []int32 // sorted ascending, unique
+	thr    []threshold
+	heap   []*task
+	keyTag int32
+	keyPos int32   // position in Engine.byKeyTag[keyTag]
+	tagPos []int32 // positions in Engine.byTag[tags[i]], any-tag mode only
+	visit  uint64
+}
+
+// taskBefore is the queue order: priority descending, first queued ascending, id.
+func taskBefore(a, b *task) bool {
+	if a.priority != b.priority {
+		return a.priority > b.priority
+	}
+	if a.queued != b.queued {
+		return a.queued < b.queued
+	}
+	return a.id < b.id
+}
+
+func (g *group) push(t *task) {
+	t.heapIdx = int32(len(g.heap))
+	g.heap = append(g.heap, t)
+	g.up(int(t.heapIdx))
+}
+
+func (g *group) removeAt(i int) {
+	last := len(g.heap) - 1
+	t := g.heap[i]
+	if i != last {
+		g.heap[i] = g.heap[last]
+		g.heap[i].heapIdx = int32(i)
+	}
+	g.heap[last] = nil
+	g.heap = g.heap[:last]
+	if i != last {
+		g.fix(i)
+	}
+	t.heapIdx = -1
+}
+
+func (g *group) fix(i int) {
+	if !g.down(i) {
+		g.up(i)
+	}
+}
+
+func (g *group) up(i int) {
+	h := g.heap
+	for i > 0 {
+		p := (i - 1) / 2
+		if !taskBefore(h[i], h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		h[i].heapIdx, h[p].heapIdx = int32(i), int32(p)
+		i = p
+	}
+}
+
+func (g *group) down(i int) bool {
+	h := g.heap
+	start := i
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(h) && taskBefore(h[r], h[l]) {
+			m = r
+		}
+		if !taskBefore(h[m], h[i]) {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		h[i].heapIdx, h[m].heapIdx = int32(i), int32(m)
+		i = m
+	}
+	return i > start
+}
+
+// firstFor returns the first task in queue order that ok accepts and that comes before
+// bound (nil: no bound). It walks the heap best-first, so it looks only at the tasks that
+// are refused plus their children, not at the whole group.
+func (g *group) firstFor(ok func(*task) bool, bound *task, scratch *[]int32) *task {
+	if len(g.heap) == 0 {
+		return nil
+	}
+	h := g.heap
+	if bound != nil && !taskBefore(h[0], bound) {
+		return nil
+	}
+	if ok(h[0]) {
+		return h[0]
+	}
+	// frontier is a tiny binary heap of indices into h, ordered like h.
+	fr := (*scratch)[:0]
+	less := func(a, b int32) bool { return taskBefore(h[a], h[b]) }
+	push := func(i int32) {
+		if int(i) >= len(h) {
+			return
+		}
+		fr = append(fr, i)
+		for c := len(fr) - 1; c > 0; {
+			p := (c - 1) / 2
+			if !less(fr[c], fr[p]) {
+				break
+			}
+			fr[c], fr[p] = fr[p], fr[c]
+			c = p
+		}
+	}
+	pop := func() int32 {
+		top := fr[0]
+		last := len(fr) - 1
+		fr[0] = fr[last]
+		fr = fr[:last]
+		for c := 0; ; {
+			l := 2*c + 1
+			if l >= len(fr) {
+				break
+			}
+			m := l
+			if r := l + 1; r < len(fr) && less(fr[r], fr[l]) {
+				m = r
+			}
+			if !less(fr[m], fr[c]) {
+				break
+			}
+			fr[c], fr[m] = fr[m], fr[c]
+			c = m
+		}
+		return top
+	}
+	push(1)
+	push(2)
+	var found *task
+	for len(fr) > 0 {
+		i := pop()
+		t := h[i]
+		if bound != nil && !taskBefore(t, bound) {
+			break
+		}
+		if ok(t) {
+			found = t
+			break
+		}
+		push(2*i + 1)
+		push(2*i + 2)
+	}
+	*scratch = fr
+	return found
+}
+
+// groupKey encodes a tag set and thresholds; buf is reused between calls.
+func groupKey(buf []byte, tags []int32, thr []threshold) []byte {
+	buf = buf[:0]
+	for _, t := range tags {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(t))
+	}
+	if len(thr) > 0 {
+		// A separator that no tag id can produce keeps "tags" and "thresholds" apart.
+		buf = binary.LittleEndian.AppendUint32(buf, math.MaxUint32)
+		for _, th := range thr {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(th.tag))
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(th.min))
+		}
+	}
+	return buf
+}
+
+// deadlineHeap orders pending offers by expiry, then task creation order.
+type deadlineHeap struct {
+	h []*task
+}
+
+func dlBefore(a, b *task) bool {
+	if a.deadline != b.deadline {
+		return a.deadline < b.deadline
+	}
+	return a.seq < b.seq
+}
+
+func (d *deadlineHeap) push(t *task) {
+	t.dlIdx = int32(len(d.h))
+	d.h = append(d.h, t)
+	i := int(t.dlIdx)
+	for i > 0 {
+		p := (i - 1) / 2
+		if !dlBefore(d.h[i], d.h[p]) {
+			break
+		}
+		d.swap(i, p)
+		i = p
+	}
+}
+
+func (d *deadlineHeap) swap(i, j int) {
+	d.h[i], d.h[j] = d.h[j], d.h[i]
+	d.h[i].dlIdx, d.h[j].dlIdx = int32(i), int32(j)
+}
+
+func (d *deadlineHeap) remove(t *task) {
+	i := int(t.dlIdx)
+	last := len(d.h) - 1
+	if i != last {
+		d.swap(i, last)
+	}
+	d.h[last] = nil
+	d.h = d.h[:last]
+	t.dlIdx = -1
+	if i < last {
+		// Restore the heap at i: sift down, then up.
+		j := i
+		for {
+			l := 2*j + 1
+			if l >= len(d.h) {
+				break
+			}
+			m := l
+			if r := l + 1; r < len(d.h) && dlBefore(d.h[r], d.h[l]) {
+				m = r
+			}
+			if !dlBefore(d.h[m], d.h[j]) {
+				break
+			}
+			d.swap(j, m)
+			j = m
+		}
+		for j > 0 {
+			p := (j - 1) / 2
+			if !dlBefore(d.h[j], d.h[p]) {
+				break
+			}
+			d.swap(j, p)
+			j = p
+		}
+	}
+}
+
+func containsID(ids []string, id string) bool { return slices.Contains(ids, id) }

@@ -1,0 +1,263 @@
+package match
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// oracleWeight resolves a worker's weight for a tag from its public view, written
+// independently of the engine: exact entry, else the longest matching pattern, else 1 when
+// the tag is in its tags.
+func oracleWeight(w WorkerDetail, tag string) (weight float64, explicit, carried bool) {
+	inTags := slices.Contains(w.Tags, tag)
+	if v, ok := w.RoutingWeights[tag]; ok {
+		return v, true, inTags || v > 0
+	}
+	best, bv := -1, 0.0
+	for k, v := range w.RoutingWeights {
+		if prefix, ok := strings.CutSuffix(k, "*"); ok && strings.HasPrefix(tag, prefix) && len(prefix) > best {
+			best, bv = len(prefix), v
+		}
+	}
+	if best >= 0 {
+		return bv, true, inTags || bv > 0
+	}
+	if inTags {
+		return 1, false, true
+	}
+	return 0, false, false
+}
+
+// oracleIneligible returns why w may not get t ("" when it may). With afterOffer the cap
+// check allows the offer just made (depth <= cap instead of depth < cap).
+func (p *propRun) oracleIneligible(w WorkerDetail, t Task, afterOffer bool) string {
+	limit := p.cfg.DefaultMaxBacklog
+	if w.MaxBacklogSize != nil {
+		limit = *w.MaxBacklogSize
+	}
+	switch {
+	case !w.Available:
+		return "unavailable"
+	case w.OnBreak:
+		return "on break"
+	case afterOffer && w.QueueDepth > limit, !afterOffer && w.QueueDepth >= limit:
+		return fmt.Sprintf("cap %d depth %d", limit, w.QueueDepth)
+	case slices.Contains(t.VetoedWorkers, w.ID):
+		return "vetoed"
+	case slices.Contains(t.RejectedBy, w.ID):
+		return "rejected"
+	}
+	carriedAny := false
+	for _, tag := range t.Tags {
+		weight, explicit, carried := oracleWeight(w, tag)
+		if explicit && weight == 0 {
+			return "zero weight " + tag
+		}
+		if carried {
+			carriedAny = true
+		} else if !p.cfg.AnyTagEligibility {
+			return "missing " + tag
+		}
+	}
+	if !carriedAny {
+		return "no tag"
+	}
+	for tag, minimum := range t.SkillThresholds {
+		weight, _, carried := oracleWeight(w, tag)
+		if !carried {
+			weight = 0
+		}
+		if weight < minimum {
+			return "threshold " + tag
+		}
+	}
+	l := p.cfg.Learning
+	if l.LearnedVeto && !l.ShadowMode && !l.Disabled {
+		stats, _ := p.e.WorkerStats(w.ID)
+		for _, st := range stats {
+			if slices.Contains(t.Tags, st.Tag) && st.Count >= l.LearnedVetoMinSamples && st.MeanReward <= l.LearnedVetoThreshold {
+				return "learned veto " + st.Tag
+			}
+		}
+	}
+	return ""
+}
+
+// checkDecisions: every matching offer went to an eligible worker within its cap, and the
+// decision lists the chosen worker first. lenient skips offers that a later expiry in the
+// same Advance already took back.
+func (p *propRun) checkDecisions(ds []Decision, lenient bool) error {
+	for _, d := range ds {
+		if len(d.Candidates) == 0 || len(d.Candidates) > p.cfg.MaxCandidates || d.Candidates[0].WorkerID != d.WorkerID || !d.Candidates[0].Chosen {
+			return fmt.Errorf("decision %s: bad candidates %+v", d.ID, d.Candidates)
+		}
+		if d.Mode == ModeAssign {
+			continue
+		}
+		t, err := p.e.Task(d.TaskID)
+		if err != nil {
+			return err
+		}
+		if t.Status != StatusPending || t.WorkerID != d.WorkerID {
+			if lenient {
+				continue
+			}
+			return fmt.Errorf("decision %s: task %s is %s:%s", d.ID, t.ID, t.Status, t.WorkerID)
+		}
+		w, err := p.e.Worker(d.WorkerID)
+		if err != nil {
+			return err
+		}
+		why := p.oracleIneligible(w, t, true)
+		if lenient && strings.HasPrefix(why, "learned veto") {
+			// A later expiry in the same Advance may have lowered the mean since.
+			continue
+		}
+		if why != "" {
+			return fmt.Errorf("decision %s: offered %s to ineligible %s: %s", d.ID, t.ID, w.ID, why)
+		}
+	}
+	return nil
+}
+
+// checkState compares the engine with the event model and checks the fixed point.
+func (p *propRun) checkState() error {
+	workers := map[string]WorkerDetail{}
+	for _, id := range p.e.WorkerIDs() {
+		w, err := p.e.Worker(id)
+		if err != nil {
+			return err
+		}
+		workers[id] = w
+		q, _ := p.e.WorkerQueue(id)
+		for _, tid := range q {
+			if p.model[tid] != "pending:"+id {
+				return fmt.Errorf("worker %s queue holds %s which the events say is %q", id, tid, p.model[tid])
+			}
+		}
+	}
+	live := p.live[:0]
+	for _, id := range p.live {
+		t, err := p.e.Task(id)
+		if err != nil {
+			return err
+		}
+		got := string(t.Status)
+		if t.Status == StatusPending || t.Status == StatusAccepted {
+			got += ":" + t.WorkerID
+		}
+		if got != p.model[id] {
+			return fmt.Errorf("task %s is %q, the events say %q", id, got, p.model[id])
+		}
+		if t.Status.Terminal() {
+			p.terminal[id] = t.Status
+			continue
+		}
+		live = append(live, id)
+		if t.Status != StatusQueued {
+			continue
+		}
+		for _, w := range workers {
+			if why := p.oracleIneligible(w, t, false); why == "" {
+				return fmt.Errorf("not a fixed point: queued %s %v could go to %s", id, t.Tags, w.ID)
+			}
+		}
+	}
+	p.live = live
+	for range 3 {
+		if len(p.terminal) == 0 {
+			break
+		}
+		id := "t" + fmt.Sprint(1+p.rng.IntN(p.nextTask))
+		if want, ok := p.terminal[id]; ok {
+			if t, _ := p.e.Task(id); t.Status != want {
+				return fmt.Errorf("terminal %s moved from %s to %s", id, want, t.Status)
+			}
+		}
+	}
+	return verifyInternal(p.e)
+}
+
+// verifyInternal checks the engine's indexes against its objects.
+func verifyInternal(e *Engine) error {
+	if len(e.dirtyTasks) > 0 || len(e.dirtyWorkers) > 0 {
+		return fmt.Errorf("dirty sets not empty after a command")
+	}
+	readyMembers := 0
+	for id, w := range e.workers {
+		if w.ready != e.isReady(w) {
+			return fmt.Errorf("worker %s ready flag %v, want %v", id, w.ready, e.isReady(w))
+		}
+		if !slices.Equal(w.idxTags, w.carried) || !w.indexed {
+			return fmt.Errorf("worker %s indexed under %v, carries %v", id, w.idxTags, w.carried)
+		}
+		for i, tag := range w.idxTags {
+			if e.all[tag].items[w.allPos[i]] != w {
+				return fmt.Errorf("worker %s missing from all[%s]", id, e.tagNames[tag])
+			}
+			if w.ready && (e.ready[tag].items[w.readyPos[i]].w != w || e.ready[tag].items[w.readyPos[i]].slot != int32(i)) {
+				return fmt.Errorf("worker %s missing from ready[%s]", id, e.tagNames[tag])
+			}
+		}
+		if w.ready {
+			readyMembers += len(w.idxTags)
+			if w.posPat && e.readyPat.items[w.rPatPos] != w {
+				return fmt.Errorf("worker %s missing from readyPat", id)
+			}
+		}
+		for _, t := range w.pending {
+			if t.w != w || t.status != StatusPending {
+				return fmt.Errorf("worker %s holds %s in state %s", id, t.id, t.status)
+			}
+		}
+	}
+	n := 0
+	for tag, h := range e.ready {
+		n += len(h.items)
+		for i := 1; i < len(h.items); i++ {
+			if h.less(i, (i-1)/2) {
+				return fmt.Errorf("ready heap of %s out of order", e.tagNames[tag])
+			}
+		}
+	}
+	if n != readyMembers {
+		return fmt.Errorf("ready index has %d entries, want %d", n, readyMembers)
+	}
+	queued, pending := 0, 0
+	for _, t := range e.tasks {
+		switch t.status {
+		case StatusQueued:
+			queued++
+			if t.g == nil || t.g.heap[t.heapIdx] != t || e.groups[t.g.key] != t.g {
+				return fmt.Errorf("queued %s not in its group", t.id)
+			}
+		case StatusPending:
+			pending++
+			if t.dlIdx < 0 || e.deadlines.h[t.dlIdx] != t || !slices.Contains(t.w.pending, t) {
+				return fmt.Errorf("pending %s not in deadlines or its worker", t.id)
+			}
+		}
+	}
+	inGroups := 0
+	for key, g := range e.groups {
+		inGroups += len(g.heap)
+		if len(g.heap) == 0 || e.byKeyTag[g.keyTag].items[g.keyPos] != g {
+			return fmt.Errorf("group %q empty or not indexed", key)
+		}
+		for i := 1; i < len(g.heap); i++ {
+			if taskBefore(g.heap[i], g.heap[(i-1)/2]) {
+				return fmt.Errorf("group %q heap order broken", key)
+			}
+		}
+	}
+	if inGroups != queued || len(e.deadlines.h) != pending {
+		return fmt.Errorf("groups hold %d of %d queued; deadlines %d of %d pending", inGroups, queued, len(e.deadlines.h), pending)
+	}
+	for i := 1; i < len(e.deadlines.h); i++ {
+		if dlBefore(e.deadlines.h[i], e.deadlines.h[(i-1)/2]) {
+			return fmt.Errorf("deadline heap order broken")
+		}
+	}
+	return nil
+}

@@ -1,0 +1,249 @@
+package match
+
+import (
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+)
+
+func checkTaskInput(in TaskInput) error {
+	if err := checkID("id", in.ID); err != nil {
+		return err
+	}
+	if len(in.Tags) == 0 {
+		return inputErr("tags", "at least one tag is required")
+	}
+	for _, t := range in.Tags {
+		if t == "" {
+			return inputErr("tags", "a tag must not be empty")
+		}
+	}
+	if math.IsNaN(in.Priority) || math.IsInf(in.Priority, 0) {
+		return inputErr("priority", "must be a finite number")
+	}
+	for _, k := range slices.Sorted(maps.Keys(in.SkillThresholds)) {
+		v := in.SkillThresholds[k]
+		if k == "" {
+			return inputErr("skillThresholds", "a tag must not be empty")
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return inputErr("skillThresholds", "must be finite numbers")
+		}
+	}
+	if es := in.Escalation; es != nil {
+		if es.RespondWithin < 0 {
+			return inputErr("escalation.respondWithin", "must not be negative")
+		}
+		if es.OnNoResponse != "" && es.OnNoResponse != NoResponseAllow && es.OnNoResponse != NoResponseBlock {
+			return inputErr("escalation.onNoResponse", "must be allow or block")
+		}
+	}
+	return nil
+}
+
+// CreateTask queues a task (POST /tasks) and matches it at once when a worker is eligible,
+// so a read right after already sees it pending. A used id is ErrTaskExists.
+func (e *Engine) CreateTask(now time.Time, in TaskInput) (Result, error) {
+	res := e.begin(now)
+	if err := checkTaskInput(in); err != nil {
+		return e.fail(res, err)
+	}
+	if _, ok := e.tasks[in.ID]; ok {
+		return e.fail(res, &taskExistsError{id: in.ID})
+	}
+	e.taskSeq++
+	t := &task{
+		id:        in.ID,
+		seq:       e.taskSeq,
+		tagsIn:    dedupe(in.Tags),
+		priority:  in.Priority,
+		queued:    e.now,
+		createdAt: e.nowTime,
+		status:    StatusQueued,
+		extra:     in.Extra,
+		heapIdx:   -1,
+		dlIdx:     -1,
+	}
+	if len(in.VetoedWorkers) > 0 {
+		t.vetoed = slices.Clone(in.VetoedWorkers)
+	}
+	if in.Escalation != nil {
+		es := *in.Escalation
+		t.esc = &es
+	}
+	tags := make([]int32, 0, len(t.tagsIn))
+	for _, s := range t.tagsIn {
+		tags = append(tags, e.intern(s))
+	}
+	slices.Sort(tags)
+	for _, id := range tags {
+		e.tagUses[id]++
+	}
+	t.tags = tags
+	if len(in.SkillThresholds) > 0 {
+		t.thrIn = make(map[string]float64, len(in.SkillThresholds))
+		// Sorted keys: tag ids are handed out in first-seen order, which must not depend
+		// on map order.
+		for _, k := range slices.Sorted(maps.Keys(in.SkillThresholds)) {
+			v := in.SkillThresholds[k]
+			t.thrIn[k] = v
+			t.thr = append(t.thr, threshold{tag: e.intern(k), min: v})
+		}
+		slices.SortFunc(t.thr, func(a, b threshold) int { return int(a.tag) - int(b.tag) })
+	}
+	e.tasks[t.id] = t
+	e.taskList = append(e.taskList, t)
+	e.enqueue(t)
+	e.markTask(t)
+	return e.finish(res), nil
+}
+
+type taskExistsError struct{ id string }
+
+func (e *taskExistsError) Error() string        { return "match: task " + strconv.Quote(e.id) + " exists" }
+func (e *taskExistsError) Is(target error) bool { return target == ErrTaskExists }
+
+type backlogFullError struct{ id string }
+
+func (e *backlogFullError) Error() string {
+	return "match: worker " + strconv.Quote(e.id) + " backlog full"
+}
+func (e *backlogFullError) Is(target error) bool { return target == ErrBacklogFull }
+
+// CancelTask cancels a non-terminal task (DELETE /tasks/{id}); a pending offer is
+// withdrawn.
+func (e *Engine) CancelTask(now time.Time, id string) (Result, error) {
+	res := e.begin(now)
+	t, err := e.lookupTask(id)
+	if err != nil {
+		return e.fail(res, err)
+	}
+	if t.status.Terminal() {
+		return e.fail(res, &StateError{Op: "cancel", TaskID: id, Status: t.status, Reason: StateWrongStatus})
+	}
+	workerID := t.workerID
+	switch t.status {
+	case StatusQueued:
+		e.dequeue(t)
+	case StatusPending:
+		e.withdraw(t)
+		t.workerID = "" // it was only offered; an accepted task keeps who worked on it
+	}
+	t.status = StatusCancelled
+	e.taskEvent(res, EventTaskCancelled, t, workerID)
+	return e.finish(res), nil
+}
+
+// actor resolves the worker of accept, reject and complete: an unknown worker that is not
+// the task's own is not found; a removed worker may still finish what it accepted.
+func (e *Engine) actor(t *task, workerID string) (*worker, error) {
+	w, ok := e.workers[workerID]
+	if !ok && t.workerID != workerID {
+		return nil, &NotFoundError{Kind: "worker", ID: workerID}
+	}
+	return w, nil
+}
+
+// Accept accepts a pending task for the worker it is offered to (POST /tasks/{id}/accept).
+// The offer no longer counts against the worker's cap.
+func (e *Engine) Accept(now time.Time, taskID, workerID string) (Result, error) {
+	res := e.begin(now)
+	t, err := e.lookupTask(taskID)
+	if err != nil {
+		return e.fail(res, err)
+	}
+	if _, err := e.actor(t, workerID); err != nil {
+		return e.fail(res, err)
+	}
+	if err := offeredTo(t, "accept", workerID); err != nil {
+		return e.fail(res, err)
+	}
+	w := t.w
+	e.withdraw(t)
+	t.status = StatusAccepted
+	t.workerID = w.id
+	e.reward(w, t, RewardAccept)
+	e.taskEvent(res, EventTaskAccepted, t, w.id)
+	return e.finish(res), nil
+}
+
+func offeredTo(t *task, op, workerID string) error {
+	if t.status != StatusPending {
+		return &StateError{Op: op, TaskID: t.id, WorkerID: workerID, Status: t.status, Reason: StateWrongStatus}
+	}
+	if t.workerID != workerID {
+		return &StateError{Op: op, TaskID: t.id, WorkerID: workerID, Status: t.status, Reason: StateNotOfferedWorker}
+	}
+	return nil
+}
+
+// Reject refuses a pending offer (POST /tasks/{id}/reject): the task is queued again at
+// its original place and the worker never gets it again.
+func (e *Engine) Reject(now time.Time, taskID, workerID string) (Result, error) {
+	res := e.begin(now)
+	t, err := e.lookupTask(taskID)
+	if err != nil {
+		return e.fail(res, err)
+	}
+	if _, err := e.actor(t, workerID); err != nil {
+		return e.fail(res, err)
+	}
+	if err := offeredTo(t, "reject", workerID); err != nil {
+		return e.fail(res, err)
+	}
+	w := t.w
+	e.withdraw(t)
+	t.rejected = append(t.rejected, w.id)
+	e.reward(w, t, RewardReject)
+	e.taskEvent(res, EventTaskRejected, t, w.id)
+	e.requeue(t)
+	return e.finish(res), nil
+}
+
+// Complete completes an accepted task by the accepting worker
+// (POST /tasks/{id}/complete). result is stored and echoed untouched.
+func (e *Engine) Complete(now time.Time, taskID, workerID string, result any) (Result, error) {
+	res := e.begin(now)
+	t, err := e.lookupTask(taskID)
+	if err != nil {
+		return e.fail(res, err)
+	}
+	w, err := e.actor(t, workerID)
+	if err != nil {
+		return e.fail(res, err)
+	}
+	if t.status != StatusAccepted {
+		return e.fail(res, &StateError{Op: "complete", TaskID: taskID, WorkerID: workerID, Status: t.status, Reason: StateWrongStatus})
+	}
+	if t.workerID != workerID {
+		return e.fail(res, &StateError{Op: "complete", TaskID: taskID, WorkerID: workerID, Status: t.status, Reason: StateNotAcceptingWorker})
+	}
+	t.status = StatusCompleted
+	t.result = result
+	if w != nil {
+		e.reward(w, t, RewardComplete)
+		// A reward can lift a learned veto, so the worker may now serve queued tasks.
+		e.markWorker(w)
+	}
+	ev := e.taskEvent(res, EventTaskCompleted, t, workerID)
+	ev.Result = result
+	return e.finish(res), nil
+}
+
+// Advance moves the engine's clock to now, firing every offer expiry due by then in
+// deadline order, each followed by matching at its own time.
+func (e *Engine) Advance(now time.Time) Result {
+	res := e.begin(now)
+	return e.finish(res)
+}
+
+// NextDeadline returns the earliest offer expiry, so the caller's clock knows when to call
+// Advance.
+func (e *Engine) NextDeadline() (time.Time, bool) {
+	if len(e.deadlines.h) == 0 {
+		return time.Time{}, false
+	}
+	return time.Unix(0, e.deadlines.h[0].deadline).In(e.nowTime.Location()), true
+}

@@ -1,0 +1,162 @@
+package mockserver
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+const adminPrefix = "/_mock/"
+
+// serveAdmin answers the steering endpoints under /_mock/, so tests in any language can move
+// the clock, inject faults and read what happened:
+//
+//	GET    /_mock/clock            {"now": ms, "manual": bool}
+//	POST   /_mock/clock/advance    {"ms": n}      (manual clock only; runs what falls due)
+//	POST   /_mock/faults           a Fault as JSON (durations in ms)
+//	DELETE /_mock/faults           clear every fault
+//	GET    /_mock/events           {"events": [webhook payloads]}
+//	GET    /_mock/deliveries       {"deliveries": [attempts]}
+//	GET    /_mock/requests         {"requests": [recorded requests, key redacted]}
+//	POST   /_mock/flush            wait until no webhook attempt is in flight
+//	POST   /_mock/reset            forget all state
+//
+// They require the sandbox key (APIKey) as a bearer token: they act on every workspace, so
+// an extra workspace's key is not enough. Faults never apply to them.
+func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	key, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if subtle.ConstantTimeCompare([]byte(key), []byte(s.apiKey)) != 1 {
+		writeResponse(w, errResponse(errorf(http.StatusUnauthorized, CodeUnauthorized, "missing or invalid API key")))
+		return
+	}
+	route := r.Method + " " + strings.TrimPrefix(r.URL.Path, adminPrefix)
+	var v any
+	var aerr *apiError
+	status := http.StatusOK
+	switch route {
+	case "GET clock":
+		v = map[string]any{"now": s.clock.Now().UnixMilli(), "manual": s.manual != nil}
+	case "POST clock/advance":
+		v, aerr = s.adminAdvance(r)
+	case "POST faults":
+		aerr = s.adminFault(r)
+		status = http.StatusCreated
+	case "DELETE faults":
+		s.ClearFaults()
+		status = http.StatusNoContent
+	case "GET events":
+		v = s.adminEvents()
+	case "GET deliveries":
+		v = s.adminDeliveries()
+	case "GET requests":
+		v = map[string]any{"requests": s.Requests()}
+	case "POST flush":
+		ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
+		defer cancel()
+		if err := s.Flush(ctx); err != nil {
+			aerr = errorf(http.StatusGatewayTimeout, "timeout", "webhook attempts still in flight")
+		}
+		status = http.StatusNoContent
+	case "POST reset":
+		s.Reset()
+		status = http.StatusNoContent
+	default:
+		aerr = notFoundf("no admin route for %s %s", r.Method, r.URL.Path)
+	}
+	if aerr != nil {
+		writeResponse(w, errResponse(aerr))
+		return
+	}
+	resp := response{status: status, header: http.Header{}}
+	if v != nil {
+		resp.body, _ = json.Marshal(v)
+	}
+	writeResponse(w, resp)
+}
+
+func decodeAdmin(r *http.Request, into any) *apiError {
+	dec := json.NewDecoder(io.LimitReader(r.Body, MaxBodyBytes))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(into); err != nil {
+		return validationf("body: %v", err)
+	}
+	return nil
+}
+
+func (s *Server) adminAdvance(r *http.Request) (any, *apiError) {
+	if s.manual == nil {
+		return nil, conflictf(CodeInvalidState, "the clock is not manual; start the server with a manual clock")
+	}
+	var in struct {
+		Ms *int64 `json:"ms"`
+	}
+	if err := decodeAdmin(r, &in); err != nil {
+		return nil, err
+	}
+	if in.Ms == nil || *in.Ms < 0 {
+		return nil, validationf("body must have required property 'ms' (an integer >= 0)")
+	}
+	s.manual.Advance(time.Duration(*in.Ms) * time.Millisecond)
+	return map[string]any{"now": s.clock.Now().UnixMilli()}, nil
+}
+
+type adminFaultInput struct {
+	Method           string  `json:"method"`
+	Path             string  `json:"path"`
+	Status           int     `json:"status"`
+	RetryAfterMs     int64   `json:"retryAfterMs"`
+	DelayMs          int64   `json:"delayMs"`
+	DropBeforeCommit bool    `json:"dropBeforeCommit"`
+	DropAfterCommit  bool    `json:"dropAfterCommit"`
+	Times            int     `json:"times"`
+	Fraction         float64 `json:"fraction"`
+	Seed             uint64  `json:"seed"`
+}
+
+func (s *Server) adminFault(r *http.Request) *apiError {
+	var in adminFaultInput
+	if err := decodeAdmin(r, &in); err != nil {
+		return err
+	}
+	f := Fault{Method: in.Method, Path: in.Path, Status: in.Status,
+		RetryAfter: time.Duration(in.RetryAfterMs) * time.Millisecond, Delay: time.Duration(in.DelayMs) * time.Millisecond,
+		DropBeforeCommit: in.DropBeforeCommit, DropAfterCommit: in.DropAfterCommit, Times: in.Times, Fraction: in.Fraction, Seed: in.Seed}
+	if err := s.InjectFault(f); err != nil {
+		return invalidBodyf("%v", err)
+	}
+	return nil
+}
+
+func (s *Server) adminEvents() any {
+	evs := s.Events()
+	out := make([]json.RawMessage, len(evs))
+	for i, e := range evs {
+		out[i] = e.Payload
+	}
+	return map[string]any{"events": out}
+}
+
+type wireDelivery struct {
+	EventID    string `json:"eventId"`
+	Event      string `json:"event"`
+	URL        string `json:"url"`
+	Attempt    int    `json:"attempt"`
+	At         int64  `json:"at"`
+	StatusCode int    `json:"statusCode"`
+	Error      string `json:"error,omitempty"`
+	Outcome    string `json:"outcome"`
+}
+
+func (s *Server) adminDeliveries() any {
+	ds := s.Deliveries()
+	out := make([]wireDelivery, len(ds))
+	for i, d := range ds {
+		out[i] = wireDelivery{EventID: d.EventID, Event: d.Event, URL: d.URL, Attempt: d.Attempt, At: d.At.UnixMilli(),
+			StatusCode: d.StatusCode, Error: d.Err, Outcome: d.Outcome}
+	}
+	return map[string]any{"deliveries": out}
+}

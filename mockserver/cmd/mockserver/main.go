@@ -1,0 +1,121 @@
+// Command mockserver runs the task-routing mock server as a standalone process, for test
+// suites in any language.
+//
+// It listens on -addr, prints one JSON line {"url","apiKey","signingSecret","workspaceId"} on
+// standard output once it accepts connections, and exits cleanly on SIGINT or SIGTERM. Tests
+// steer it over HTTP through the admin endpoints under /_mock/ (see the mockserver package):
+// move a manual clock, inject faults, read events and deliveries, reset.
+//
+//	mockserver -addr 127.0.0.1:8080 -webhook-url http://127.0.0.1:9000/hooks -manual-clock
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/taskrouting/taskrouting-go/mockserver"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(2)
+		}
+		fmt.Fprintln(os.Stderr, "mockserver:", err)
+		os.Exit(1)
+	}
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+type startLine struct {
+	URL           string `json:"url"`
+	APIKey        string `json:"apiKey"`
+	SigningSecret string `json:"signingSecret"`
+	WorkspaceID   string `json:"workspaceId"` // what worker sign-ins name
+}
+
+// run parses flags, serves until ctx ends, then shuts down.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("mockserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
+	apiKey := fs.String("api-key", "", "sandbox API key (sk_test_...); random when empty")
+	var extraKeys, hooks stringList
+	fs.Var(&extraKeys, "extra-api-key", "another API key with its own workspace (repeatable)")
+	secret := fs.String("signing-secret", "", "webhook signing secret (whsec_...); random when empty")
+	fs.Var(&hooks, "webhook-url", "URL every event is POSTed to (repeatable)")
+	seed := fs.Uint64("seed", 0, "seed for server-generated ids")
+	manual := fs.Bool("manual-clock", false, "use a manual clock moved by POST /_mock/clock/advance")
+	clockStart := fs.Int64("clock-start", 0, "manual clock start, epoch ms (default: now)")
+	mode := fs.String("mode", "", "matcher mode: best-match (default), first-come or balanced")
+	anyTag := fs.Bool("any-tag", false, "a worker is eligible when it carries any task tag, not all")
+	backlog := fs.Int("default-backlog", 0, "default maxBacklogSize (0 means 9)")
+	offerTimeout := fs.Duration("offer-timeout", 0, "offer expiry without escalation.respondWithinMs (0 means 60s)")
+	noLearning := fs.Bool("no-learning", false, "turn reward learning off")
+	attempts := fs.Int("delivery-attempts", 0, "webhook attempts per event (0 means 6)")
+	backoff := fs.Duration("delivery-backoff", 0, "first webhook retry wait, doubling (0 means 50ms)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+
+	opts := []mockserver.Option{
+		mockserver.WithSeed(*seed),
+		mockserver.WithMatcher(mockserver.MatcherConfig{Mode: *mode, AnyTagEligibility: *anyTag, DefaultMaxBacklog: *backlog,
+			OfferTimeout: *offerTimeout, LearningDisabled: *noLearning}),
+		mockserver.WithDeliveryPolicy(mockserver.DeliveryPolicy{MaxAttempts: *attempts, InitialBackoff: *backoff}),
+	}
+	if *apiKey != "" {
+		opts = append(opts, mockserver.WithAPIKey(*apiKey))
+	}
+	for _, k := range extraKeys {
+		opts = append(opts, mockserver.WithExtraAPIKey(k))
+	}
+	if *secret != "" {
+		opts = append(opts, mockserver.WithSigningSecret(*secret))
+	}
+	for _, u := range hooks {
+		opts = append(opts, mockserver.WithWebhookURL(u))
+	}
+	if *manual {
+		start := time.Now()
+		if *clockStart != 0 {
+			start = time.UnixMilli(*clockStart)
+		}
+		opts = append(opts, mockserver.WithClock(mockserver.NewManualClock(start)))
+	}
+
+	srv, err := mockserver.NewUnstarted(opts...)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	srv.Serve(ln)
+	line, _ := json.Marshal(startLine{URL: srv.URL(), APIKey: srv.APIKey(), SigningSecret: srv.SigningSecret(), WorkspaceID: srv.WorkspaceID()})
+	if _, err := fmt.Fprintf(stdout, "%s\n", line); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return nil
+}

@@ -1,0 +1,99 @@
+// Package mockserver is a stateful fake of the task-routing service, for tests that run
+// offline: in-process (Start, New) or as the standalone binary mockserver/cmd/mockserver.
+//
+// It speaks the /v1 wire contract of the hosted API: every operation of both tables (tasks,
+// workers, decisions, assign, priority, suggest-workers, learning), the error envelope
+// {"error":{"code":..,"message":..}}, quota headers, idempotency keys and signed webhooks. A
+// deterministic reference matcher (internal/match) decides every match, so the same requests
+// at the same clock times give the same decisions.
+//
+//	srv := mockserver.Start(t, mockserver.WithWebhookURL(receiver.URL))
+//	c, _ := taskrouting.NewClient(srv.URL(), srv.APIKey())
+//	// ... drive c; assert on srv.Events(), srv.Deliveries(), srv.Requests()
+//
+// # The worker plane
+//
+// A worker acting for itself (issue 8) signs in with POST /worker-auth/login
+// {workspaceId, workerId, pin}, using a PIN given by POST /workers/{id}/identity, and gets a
+// wt_ token that reaches only that worker of that workspace: /portal/me, its availability,
+// its queue, its own tasks (any other task is 404), accept/reject/complete, and breaks (no
+// new offers during one; worker.break_started and worker.break_ended events). Its answers
+// carry no quota headers and its POSTs no idempotency keys. A wrong PIN, workspace or worker
+// is one 401 invalid_credentials; a revoked or unknown token, or a removed worker or sign-in,
+// is 401 unauthorized. WorkspaceID names the sandbox workspace ("ws_sandbox"). PINs are kept
+// only as hashes.
+//
+// # Time
+//
+// The server reads one Clock. With a *ManualClock (NewManualClock, WithClock) nothing
+// time-dependent happens until the test calls Advance or Set, and those return only after
+// every offer expiry, rematch and webhook retry due on the way has happened, in time order.
+// Tests never sleep. With the real clock, expiries and retries run on timers.
+//
+// # Workspaces and keys
+//
+// Each API key reaches its own workspace: APIKey (sk_test_...) and any WithExtraAPIKey. One
+// workspace never sees another's tasks, workers, decisions or idempotency keys; a foreign id
+// is simply not found. The admin endpoints under /_mock/ need the APIKey.
+//
+// # What the server enforces
+//
+//   - Authentication: Authorization: Bearer with a configured key, else 401 unauthorized.
+//   - Routing: unknown path 404 not_found; known path with another method 405 with Allow;
+//     a path id outside [A-Za-z0-9_.-]{1,128} is 400 validation_failed.
+//   - Bodies: over 1 MiB 413 payload_too_large; a body with a non-JSON content type 415.
+//   - Schema (400 validation_failed, message naming the field in the platform's wording, e.g.
+//     "body must have required property 'tags'", "body/tags must NOT have more than 32
+//     items"): malformed JSON, a non-object body, unknown members (case-sensitive), wrong
+//     types, required members, item counts, string lengths (in characters), numeric ranges,
+//     enums, unknown query parameters. Null counts as absent except for meta, escalation
+//     and sla, where it is stored and echoed as null.
+//   - Semantics (400 invalid_body): releaseBacklog with available true; skillThresholds for
+//     a tag not in tags; schedule.notAfter before notBefore.
+//   - Validation is complete before the workspace is touched: a refused request changes no
+//     state, not even the idempotency store.
+//   - State (409): task_exists, invalid_state (accept, reject, complete, cancel, assign or
+//     priority that does not fit the task's state or worker), worker_backlog_full (assign
+//     without force), idempotency_conflict.
+//   - Matching as DESIGN §4 says: eligibility, vetoes, rejection, capacity, thresholds, task
+//     order, modes, learning, offer expiry (escalation.respondWithinMs and onNoResponse).
+//   - Idempotency: a POST repeating an Idempotency-Key with the same method, path and bytes
+//     within 24 hours of server time gets the first answer back (with Idempotent-Replayed:
+//     true) and nothing runs again; the same key with anything else is 409. Only successful
+//     answers are stored.
+//   - Limits, off by default (WithLimits): task-rate (429 rate_limited, Retry-After to the
+//     end of the window), queued-tasks, workers, skills, worker-skills (402
+//     plan_limit_exceeded). Quota headers X-Quota-{kind}-Limit/-Remaining are on every
+//     answer; a limit that is not enforced is reported as Unlimited.
+//
+// # What the server only stores
+//
+// meta, title, description, sla (checked: expireAfterMs >= 1, maxRejections 1-100,
+// onMaxRejections park|fail|keep; not acted on: tasks never fail or park), schedule (checked:
+// notBefore/notAfter epoch ms; not acted on: tasks are matched at once), members of
+// escalation and sla other than the known ones, and the platform members context, team,
+// references, recurrence, geo and allowedCidrs (any JSON, echoed byte for byte). A worker's
+// meta is stored and echoed. None of these change matching.
+//
+// # Webhooks
+//
+// Every event (task.matched, task.accepted, task.rejected, task.completed, task.expired,
+// task.cancelled, task.released) is POSTed to every WithWebhookURL as a flat JSON object:
+// "event", "id" (evt_..., unique, for de-duplication), "createdAt" (epoch ms) and the event's
+// fields beside them. Each attempt is signed afresh with webhook.Sign at the server clock's
+// time, in the X-Fivexer-Signature header. A 2xx answer delivers the event; anything else is
+// retried with exponential backoff on the server clock (DeliveryPolicy), in order per
+// endpoint: an event waits until the one before it is delivered or given up (head-of-line),
+// so a receiver sees events in emission order. After the last attempt the event is kept as
+// failed (Delivery.Outcome "failed") and the next one proceeds. Events lists what was
+// emitted, Deliveries every attempt; Flush and WaitForDeliveries wait without sleeping.
+//
+// # Faults
+//
+// InjectFault makes matching requests answer a status (with Retry-After), wait, or drop the
+// connection before or after the change is committed (a TCP reset, no answer), for a number
+// of requests or a seeded fraction of them. Dropping after commit is how a test proves that a
+// client's retries with idempotency keys neither lose nor duplicate work.
+//
+// The package keeps no global state: many servers run side by side in parallel tests.
+package mockserver

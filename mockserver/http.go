@@ -1,0 +1,250 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MaxBodyBytes is the largest request body accepted; larger is 413 payload_too_large.
+const MaxBodyBytes = 1 << 20
+
+// request is what an operation sees of an HTTP request.
+type request struct {
+	method  string
+	path    string
+	params  []string // path parameters in order
+	query   url.Values
+	body    []byte
+	idemKey string
+
+	// The worker plane: no quota headers, no idempotency; the session's worker and token.
+	workerPlane    bool
+	worker         string
+	token          string
+	loginWorkspace string // POST /worker-auth/login: the workspace the body names
+}
+
+// op runs one operation against a workspace under its lock and returns the status and the
+// value to encode, or an error answer.
+type op func(ws *workspace, now time.Time) (int, any, *apiError)
+
+// response is a finished answer, kept whole so it can be replayed (idempotency) or thrown
+// away (a drop-after-commit fault).
+type response struct {
+	status int
+	body   []byte
+	header http.Header
+}
+
+func errResponse(e *apiError) response {
+	r := response{status: e.status, body: encodeError(e), header: http.Header{}}
+	if e.retryAfter > 0 {
+		r.header.Set("Retry-After", strconv.Itoa(e.retryAfter))
+	}
+	return r
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, adminPrefix) {
+		s.serveAdmin(w, r)
+		return
+	}
+	rec := Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Header: redactHeader(r.Header), At: s.clock.Now()}
+	rel := strings.TrimPrefix(r.URL.Path, BasePath)
+	fault, faulted := s.faults.pick(r.Method, r.URL.Path, rel)
+	if faulted && fault.Delay > 0 {
+		rec.Fault = "delay"
+		t := time.NewTimer(fault.Delay)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+		}
+	}
+	switch {
+	case faulted && fault.Status != 0:
+		e := errorf(fault.Status, codeForStatus(fault.Status), "injected fault")
+		if fault.RetryAfter > 0 {
+			e.retryAfter = int(math.Ceil(fault.RetryAfter.Seconds()))
+		}
+		resp := errResponse(e)
+		quotaHeaders(nil, s.cfg.limits, s.clock.Now(), resp.header)
+		rec.Fault, rec.StatusCode = "status", resp.status
+		s.rec.add(rec)
+		writeResponse(w, resp)
+		return
+	case faulted && fault.DropBeforeCommit:
+		rec.Fault = "drop-before-commit"
+		s.rec.add(rec)
+		dropConnection(w)
+		return
+	}
+	var resp response
+	var body []byte
+	if isWorkerPlane(r.URL.Path) {
+		resp, body = s.handleWorkerPlane(r)
+	} else {
+		resp, body = s.handle(r)
+	}
+	rec.Body = body
+	if faulted && fault.DropAfterCommit {
+		rec.Fault = "drop-after-commit"
+		s.rec.add(rec)
+		dropConnection(w)
+		return
+	}
+	rec.StatusCode = resp.status
+	s.rec.add(rec)
+	writeResponse(w, resp)
+}
+
+func writeResponse(w http.ResponseWriter, resp response) {
+	h := w.Header()
+	for k, v := range resp.header {
+		h[k] = v
+	}
+	if len(resp.body) > 0 {
+		h["Content-Type"] = []string{"application/json"}
+		h["Content-Length"] = []string{strconv.Itoa(len(resp.body))}
+	}
+	w.WriteHeader(resp.status)
+	if len(resp.body) > 0 {
+		_, _ = w.Write(resp.body)
+	}
+}
+
+// handle authenticates, routes, reads and validates, then runs the operation. Validation is
+// complete before the workspace lock is taken, so a bad request never changes state.
+func (s *Server) handle(r *http.Request) (response, []byte) {
+	ws := s.authenticate(r)
+	if ws == nil {
+		resp := errResponse(errorf(http.StatusUnauthorized, CodeUnauthorized, "missing or invalid API key"))
+		quotaHeaders(nil, s.cfg.limits, s.clock.Now(), resp.header)
+		return resp, nil
+	}
+	rt, params, rerr := findRoute(s.routes, r.Method, r.URL.Path)
+	var body []byte
+	if rerr == nil && rt.hasBody {
+		body, rerr = readBody(r)
+	}
+	req := &request{method: r.Method, path: r.URL.Path, params: params, query: r.URL.Query(), body: body}
+	var run op
+	if rerr == nil && r.Method == http.MethodPost {
+		req.idemKey = r.Header.Get("Idempotency-Key")
+		if len(req.idemKey) > 255 {
+			rerr = validationf("headers/idempotency-key must NOT have more than 255 characters")
+		}
+	}
+	if rerr == nil {
+		rerr = noQuery(req, rt.query)
+	}
+	if rerr == nil {
+		run, rerr = rt.prepare(req)
+	}
+	if rerr != nil {
+		resp := errResponse(rerr)
+		if rt.allow != "" {
+			resp.header.Set("Allow", rt.allow)
+		}
+		ws.mu.Lock()
+		quotaHeaders(ws, s.cfg.limits, s.clock.Now(), resp.header)
+		ws.mu.Unlock()
+		return resp, body
+	}
+	return s.exec(ws, req, run), body
+}
+
+func (s *Server) authenticate(r *http.Request) *workspace {
+	auth := r.Header.Get("Authorization")
+	key, ok := strings.CutPrefix(auth, "Bearer ")
+	if !ok || key == "" {
+		return nil
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.workspaces[key]
+}
+
+// readBody enforces the JSON content type and the size limit.
+func readBody(r *http.Request) ([]byte, *apiError) {
+	if r.ContentLength > MaxBodyBytes {
+		return nil, errorf(http.StatusRequestEntityTooLarge, CodePayloadTooLarge, "body must NOT be larger than %d bytes", MaxBodyBytes)
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" || r.ContentLength > 0 {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return nil, errorf(http.StatusUnsupportedMediaType, CodeUnsupportedMedia, "content type must be application/json")
+		}
+	}
+	// Read one byte past the limit so a body without Content-Length is caught too.
+	b, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	if err != nil {
+		return nil, invalidBodyf("body could not be read")
+	}
+	if len(b) > MaxBodyBytes {
+		return nil, errorf(http.StatusRequestEntityTooLarge, CodePayloadTooLarge, "body must NOT be larger than %d bytes", MaxBodyBytes)
+	}
+	return b, nil
+}
+
+// exec runs an operation under the workspace lock: due expiries first, then the idempotency
+// check, the operation, the stored answer, the quota snapshot and the events, in that order.
+func (s *Server) exec(ws *workspace, req *request, run op) response {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	now := s.clock.Now()
+	ws.publish(ws.engine.Advance(now))
+
+	resp, replayed := s.replay(ws, req, now)
+	if !replayed {
+		status, v, aerr := run(ws, now)
+		if aerr != nil {
+			resp = errResponse(aerr)
+		} else {
+			resp = response{status: status, header: http.Header{}}
+			if v != nil {
+				b, err := json.Marshal(v)
+				if err != nil {
+					resp = errResponse(errorf(http.StatusInternalServerError, CodeInternalError, "could not encode the answer"))
+				} else {
+					resp.body = b
+				}
+			}
+		}
+		// Only successes are stored: a refused request changed nothing, so running it again
+		// is safe, and a rejected request must leave no trace (not even a used key).
+		if req.idemKey != "" && resp.status < 300 {
+			ws.idem.store(req.idemKey, &idemEntry{print: fingerprint(req.method, req.path, req.body), status: resp.status, body: resp.body, at: now})
+		}
+	}
+	if !req.workerPlane {
+		quotaHeaders(ws, s.cfg.limits, now, resp.header)
+	}
+	if ws.flush(s.deliver) {
+		s.nudge()
+	}
+	return resp
+}
+
+func (s *Server) replay(ws *workspace, req *request, now time.Time) (response, bool) {
+	if req.idemKey == "" {
+		return response{}, false
+	}
+	e := ws.idem.lookup(req.idemKey, now)
+	if e == nil {
+		return response{}, false
+	}
+	if e.print != fingerprint(req.method, req.path, req.body) {
+		return errResponse(conflictf(CodeIdempotencyConflict, "this Idempotency-Key was used with another request")), true
+	}
+	h := http.Header{}
+	h.Set("Idempotent-Replayed", "true")
+	return response{status: e.status, body: e.body, header: h}, true
+}

@@ -1,0 +1,116 @@
+package mockserver
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/taskrouting/taskrouting-go/internal/match"
+)
+
+type decisionList struct {
+	Decisions []wireDecision `json:"decisions"`
+}
+
+// prepListDecisions is GET /decisions, newest first.
+func prepListDecisions(r *request) (op, *apiError) {
+	q := match.DecisionQuery{TaskID: r.query.Get("taskId"), WorkerID: r.query.Get("workerId"), Limit: 50}
+	if q.TaskID != "" {
+		if err := checkID("querystring/taskId", q.TaskID); err != nil {
+			return nil, err
+		}
+	}
+	if q.WorkerID != "" {
+		if err := checkID("querystring/workerId", q.WorkerID); err != nil {
+			return nil, err
+		}
+	}
+	if l := r.query.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil {
+			return nil, validationf("querystring/limit must be integer")
+		}
+		if n < 1 || n > 100 {
+			return nil, validationf("querystring/limit must be >= 1 and <= 100")
+		}
+		q.Limit = n
+	}
+	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
+		ds := ws.engine.Decisions(q)
+		out := decisionList{Decisions: make([]wireDecision, 0, len(ds))}
+		for _, d := range ds {
+			out.Decisions = append(out.Decisions, decisionJSON(d))
+		}
+		return http.StatusOK, out, nil
+	}, nil
+}
+
+type learningStatusAnswer struct {
+	Enabled     bool            `json:"enabled"`
+	ShadowMode  bool            `json:"shadowMode"`
+	AutoWeights bool            `json:"autoWeights"`
+	LearnedVeto bool            `json:"learnedVeto"`
+	HalfLifeMs  int64           `json:"halfLifeMs"`
+	Rewards     *wireRewards    `json:"rewards,omitempty"`
+	Stats       *wireLearnStats `json:"stats"`
+	ModelSize   int             `json:"modelSize"`
+}
+
+type wireRewards struct {
+	Accept   float64 `json:"accept"`
+	Complete float64 `json:"complete"`
+	Reject   float64 `json:"reject"`
+	Expiry   float64 `json:"expiry"`
+}
+
+type wireLearnStats struct {
+	Workers  int `json:"workers"`
+	Pairs    int `json:"pairs"`
+	Outcomes int `json:"outcomes"`
+}
+
+// prepLearningStatus is GET /learning/status.
+func prepLearningStatus(r *request) (op, *apiError) {
+	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
+		st := ws.engine.LearningStatus()
+		out := learningStatusAnswer{Enabled: st.Enabled, ShadowMode: st.ShadowMode, AutoWeights: st.AutoWeights,
+			LearnedVeto: st.LearnedVeto, HalfLifeMs: st.HalfLife.Milliseconds(), ModelSize: st.ModelSize}
+		if st.Enabled {
+			out.Rewards = &wireRewards{Accept: st.Rewards.Accept, Complete: st.Rewards.Complete, Reject: st.Rewards.Reject, Expiry: st.Rewards.Expiry}
+		}
+		if st.Stats != nil {
+			out.Stats = &wireLearnStats{Workers: st.Stats.Workers, Pairs: st.Stats.Pairs, Outcomes: st.Stats.Outcomes}
+		}
+		return http.StatusOK, out, nil
+	}, nil
+}
+
+type workerStatsAnswer struct {
+	WorkerID string         `json:"workerId"`
+	Skills   []wireTagStats `json:"skills"`
+}
+
+type wireTagStats struct {
+	Tag           string   `json:"tag"`
+	Count         int      `json:"count"`
+	MeanReward    float64  `json:"meanReward"`
+	CurrentWeight *float64 `json:"currentWeight"`
+	LearnedWeight *float64 `json:"learnedWeight"`
+}
+
+// prepWorkerStats is GET /learning/workers/{id}.
+func prepWorkerStats(r *request) (op, *apiError) {
+	id := r.params[0]
+	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
+		stats, err := ws.engine.WorkerStats(id)
+		if err != nil {
+			return 0, nil, matchError(err)
+		}
+		out := workerStatsAnswer{WorkerID: id, Skills: make([]wireTagStats, 0, len(stats))}
+		for _, s := range stats {
+			out.Skills = append(out.Skills, wireTagStats{Tag: s.Tag, Count: s.Count, MeanReward: s.MeanReward,
+				CurrentWeight: s.CurrentWeight, LearnedWeight: s.LearnedWeight})
+		}
+		return http.StatusOK, out, nil
+	}, nil
+}

@@ -1,0 +1,185 @@
+package mockserver
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Option configures a Server.
+type Option func(*config)
+
+type config struct {
+	clock          Clock
+	webhookURLs    []string
+	apiKey         string
+	extraKeys      []string
+	signingSecret  string
+	seed           uint64
+	matcher        MatcherConfig
+	limits         Limits
+	delivery       DeliveryPolicy
+	deliveryClient *http.Client
+	requestLog     int
+	errs           []error
+}
+
+// MatcherConfig carries the reference matcher's settings (DESIGN §4); the zero value gives
+// the documented defaults.
+type MatcherConfig struct {
+	// Mode is "best-match" (default), "first-come" or "balanced".
+	Mode string
+	// AnyTagEligibility makes a worker eligible when it carries any one task tag instead of
+	// every task tag (the platform engine's looser rule).
+	AnyTagEligibility bool
+	// DefaultMaxBacklog caps pending offers of workers without maxBacklogSize; 0 means 9.
+	DefaultMaxBacklog int
+	// OfferTimeout is how long an offer waits for accept or reject when the task has no
+	// escalation.respondWithinMs; 0 means 60s.
+	OfferTimeout time.Duration
+	// BalancedLoadPenalty is the score cost per pending offer in "balanced" mode; 0 means 1.
+	BalancedLoadPenalty float64
+	// LearningDisabled turns reward learning off; LearningShadowMode records it without
+	// letting it change ranking; LearnedVeto lets very poor outcomes veto a worker.
+	LearningDisabled   bool
+	LearningShadowMode bool
+	LearnedVeto        bool
+}
+
+// Limits are the workspace plan limits. Zero fields are not enforced and are reported in the
+// quota headers as Unlimited.
+type Limits struct {
+	// TaskRate is the number of task creations allowed per TaskRateWindow; beyond it
+	// POST /tasks answers 429 rate_limited with Retry-After.
+	TaskRate int
+	// TaskRateWindow is the fixed window of TaskRate on the server clock; default 1 minute.
+	TaskRateWindow time.Duration
+	// QueuedTasks caps open (queued, pending or accepted) tasks; beyond it POST /tasks
+	// answers 402 plan_limit_exceeded.
+	QueuedTasks int
+	// Workers caps the number of workers; a new worker beyond it is 402.
+	Workers int
+	// Skills caps the distinct tags carried by all workers; beyond it 402.
+	Skills int
+	// WorkerSkills caps the tags of one worker; beyond it 402.
+	WorkerSkills int
+}
+
+// Unlimited is the value the quota headers report for a limit that is not enforced.
+const Unlimited = 1_000_000
+
+// WithClock sets the server's clock. Pass a *ManualClock to move time from the test.
+func WithClock(c Clock) Option {
+	return func(cfg *config) {
+		if c == nil {
+			cfg.errs = append(cfg.errs, errors.New("mockserver: nil clock"))
+			return
+		}
+		cfg.clock = c
+	}
+}
+
+// WithWebhookURL adds a URL every event is POSTed to; repeat it for several endpoints.
+func WithWebhookURL(rawURL string) Option {
+	return func(cfg *config) {
+		u, err := url.Parse(rawURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			cfg.errs = append(cfg.errs, fmt.Errorf("mockserver: webhook url %q is not an absolute http(s) url", rawURL))
+			return
+		}
+		cfg.webhookURLs = append(cfg.webhookURLs, rawURL)
+	}
+}
+
+// WithAPIKey sets the sandbox key returned by APIKey instead of a random sk_test_ key.
+func WithAPIKey(key string) Option {
+	return func(cfg *config) {
+		if err := checkKey(key); err != nil {
+			cfg.errs = append(cfg.errs, err)
+			return
+		}
+		cfg.apiKey = key
+	}
+}
+
+// WithExtraAPIKey adds another key; each key reaches its own, separate workspace, so tests
+// can check that one workspace never sees another's objects.
+func WithExtraAPIKey(key string) Option {
+	return func(cfg *config) {
+		if err := checkKey(key); err != nil {
+			cfg.errs = append(cfg.errs, err)
+			return
+		}
+		cfg.extraKeys = append(cfg.extraKeys, key)
+	}
+}
+
+func checkKey(key string) error {
+	if !strings.HasPrefix(key, "sk_test_") && !strings.HasPrefix(key, "sk_live_") {
+		// Deliberately does not echo the key: it is a credential.
+		return errors.New("mockserver: api key must start with sk_test_ or sk_live_")
+	}
+	if len(key) <= len("sk_test_") {
+		return errors.New("mockserver: api key is too short")
+	}
+	return nil
+}
+
+// WithSigningSecret sets the webhook signing secret instead of a random whsec_ one.
+func WithSigningSecret(secret string) Option {
+	return func(cfg *config) {
+		if secret == "" {
+			cfg.errs = append(cfg.errs, errors.New("mockserver: empty signing secret"))
+			return
+		}
+		cfg.signingSecret = secret
+	}
+}
+
+// WithSeed makes server-generated ids (tasks, workers, events) reproducible.
+func WithSeed(seed uint64) Option {
+	return func(cfg *config) { cfg.seed = seed }
+}
+
+// WithMatcher sets the reference matcher's settings.
+func WithMatcher(m MatcherConfig) Option {
+	return func(cfg *config) {
+		switch m.Mode {
+		case "", "best-match", "first-come", "balanced":
+		default:
+			cfg.errs = append(cfg.errs, fmt.Errorf("mockserver: unknown matcher mode %q", m.Mode))
+			return
+		}
+		cfg.matcher = m
+	}
+}
+
+// WithLimits turns on plan limits and the task-rate limit; by default none is enforced.
+func WithLimits(l Limits) Option {
+	return func(cfg *config) {
+		if l.TaskRate < 0 || l.QueuedTasks < 0 || l.Workers < 0 || l.Skills < 0 || l.WorkerSkills < 0 || l.TaskRateWindow < 0 {
+			cfg.errs = append(cfg.errs, errors.New("mockserver: negative limit"))
+			return
+		}
+		cfg.limits = l
+	}
+}
+
+// WithDeliveryPolicy sets how webhook deliveries are retried.
+func WithDeliveryPolicy(p DeliveryPolicy) Option {
+	return func(cfg *config) { cfg.delivery = p }
+}
+
+// WithDeliveryClient sets the HTTP client webhooks are sent with (e.g. an httptest TLS
+// server's client).
+func WithDeliveryClient(c *http.Client) Option {
+	return func(cfg *config) { cfg.deliveryClient = c }
+}
+
+// WithRequestLog sets how many recent requests Requests keeps (default 10,000; 0 keeps none).
+func WithRequestLog(n int) Option {
+	return func(cfg *config) { cfg.requestLog = max(n, 0) }
+}

@@ -1,0 +1,93 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestNewRejectsBadOptions(t *testing.T) {
+	t.Parallel()
+	const secretKey = "sk_test_secret_value"
+	cases := map[string][]Option{
+		"key without prefix":     {WithAPIKey("secret_value")},
+		"key with only a prefix": {WithAPIKey("sk_test_")},
+		"empty secret":           {WithSigningSecret("")},
+		"webhook not http":       {WithWebhookURL("ftp://example.com/hook")},
+		"webhook relative":       {WithWebhookURL("/hook")},
+		"unknown mode":           {WithMatcher(MatcherConfig{Mode: "random"})},
+		"negative limit":         {WithLimits(Limits{Workers: -1})},
+		"nil clock":              {WithClock(nil)},
+		"same key twice":         {WithAPIKey(secretKey), WithExtraAPIKey(secretKey)},
+	}
+	for name, opts := range cases {
+		srv, err := New(opts...)
+		if !assert.Error(t, err, name) {
+			srv.Close()
+			continue
+		}
+		assert.NotContains(t, err.Error(), "secret_value", "%s: the key never appears in an error", name)
+	}
+}
+
+func TestOptionsTakeEffect(t *testing.T) {
+	t.Parallel()
+	srv := Start(t, WithAPIKey("sk_test_fixed"), WithSigningSecret("whsec_fixed"), WithRequestLog(2),
+		WithMatcher(MatcherConfig{AnyTagEligibility: true, Mode: "first-come"}))
+	assert.Equal(t, "sk_test_fixed", srv.APIKey())
+	assert.Equal(t, "whsec_fixed", srv.SigningSecret())
+	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w", "tags": []string{"english"}, "available": true})
+	mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "t", "tags": []string{"english", "billing"}})
+	got := mustAPI(t, srv, 200, "GET", "/tasks/t", nil).json(t)
+	assert.Equal(t, "w", got["workerId"], "any shared tag is enough with AnyTagEligibility")
+	assert.Len(t, srv.Requests(), 2, "the request log keeps the newest WithRequestLog requests")
+}
+
+// Members the server does not act on come back exactly as sent.
+func TestStoredMembersAreEchoed(t *testing.T) {
+	t.Parallel()
+	srv := Start(t, WithClock(NewManualClock(t0)))
+	sent := `{"id":"t","tags":["x"],"priority":2.5,"meta":{"a":[1,2]},"title":"T","description":"D",` +
+		`"escalation":{"respondWithinMs":5000,"onNoResponse":"block","notify":"ops"},` +
+		`"sla":{"expireAfterMs":60000,"maxRejections":3,"onMaxRejections":"park","tier":"gold"},` +
+		`"schedule":{"notBefore":1,"notAfter":2},"context":{"channel":"voice"},"team":"blue",` +
+		`"vetoedWorkers":["w9"],"skillThresholds":{"x":0.5}}`
+	mustAPI(t, srv, 202, "POST", "/tasks", sent)
+	var want, got map[string]any
+	require.NoError(t, json.Unmarshal([]byte(sent), &want))
+	require.NoError(t, json.Unmarshal(mustAPI(t, srv, 200, "GET", "/tasks/t", nil).Body, &got))
+	for k, v := range want {
+		assert.Equal(t, v, got[k], "member %s", k)
+	}
+	assert.Equal(t, "queued", got["status"])
+	assert.Nil(t, got["workerId"])
+	assert.Equal(t, float64(t0.UnixMilli()), got["createdAt"])
+}
+
+func TestSkillsLimit(t *testing.T) {
+	t.Parallel()
+	srv := Start(t, WithLimits(Limits{Skills: 2}))
+	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w1", "tags": []string{"a", "b"}})
+	assert.Equal(t, 402, api(t, srv, "POST", "/workers", map[string]any{"id": "w2", "tags": []string{"c"}}).Status)
+	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w2", "tags": []string{"b"}})
+	mustAPI(t, srv, 200, "PATCH", "/workers/w1", map[string]any{"tags": []string{"b"}})
+	a := mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w3", "tags": []string{"c"}})
+	assert.Equal(t, "0", a.Header.Get("X-Quota-Skills-Remaining"), "b and c")
+	mustAPI(t, srv, 204, "DELETE", "/workers/w3", nil)
+	assert.Equal(t, "1", api(t, srv, "GET", "/workers", nil).Header.Get("X-Quota-Skills-Remaining"))
+}
+
+func TestDeliveryPolicyDefaults(t *testing.T) {
+	t.Parallel()
+	p := DeliveryPolicy{}.withDefaults()
+	assert.Equal(t, DeliveryPolicy{MaxAttempts: 6, InitialBackoff: 50 * time.Millisecond, MaxBackoff: 2 * time.Second, Timeout: 5 * time.Second}, p)
+	var waits []time.Duration
+	for n := 1; n <= 7; n++ {
+		waits = append(waits, p.backoff(n))
+	}
+	assert.Equal(t, []time.Duration{50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond,
+		800 * time.Millisecond, 1600 * time.Millisecond, 2 * time.Second}, waits)
+}

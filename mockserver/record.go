@@ -1,0 +1,63 @@
+package mockserver
+
+import (
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Request is one request the server received, as recorded for assertions. The Authorization
+// header is redacted: recorded requests are meant to be printed in test failures.
+type Request struct {
+	Method     string
+	Path       string
+	RawQuery   string
+	Header     http.Header
+	Body       []byte
+	StatusCode int    // what was answered; 0 when the connection was dropped
+	Fault      string // "status", "drop-before-commit", "drop-after-commit", "delay" or empty
+	At         time.Time
+}
+
+const redacted = "[REDACTED]"
+
+type recorder struct {
+	mu    sync.Mutex
+	limit int
+	reqs  []Request
+}
+
+func (r *recorder) add(req Request) {
+	if r.limit <= 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.reqs) >= r.limit {
+		// Keep the newest half; a long benchmark must not grow memory without bound.
+		keep := r.limit / 2
+		r.reqs = append(r.reqs[:0], r.reqs[len(r.reqs)-keep:]...)
+	}
+	r.reqs = append(r.reqs, req)
+}
+
+func (r *recorder) snapshot() []Request {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Request(nil), r.reqs...)
+}
+
+func (r *recorder) reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reqs = nil
+}
+
+// redactHeader copies h without credentials.
+func redactHeader(h http.Header) http.Header {
+	out := h.Clone()
+	if out.Get("Authorization") != "" {
+		out.Set("Authorization", "Bearer "+redacted)
+	}
+	return out
+}

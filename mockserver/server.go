@@ -1,0 +1,311 @@
+package mockserver
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+)
+
+// BasePath is the path every API operation lives under; URL includes it.
+const BasePath = "/v1"
+
+// Server is a stateful fake of the task-routing service. It is safe for concurrent use; its
+// zero value is not usable: create one with New or Start.
+type Server struct {
+	cfg     config
+	clock   Clock
+	manual  *ManualClock // nil with a real clock
+	apiKey  string
+	secret  string
+	deliver *deliverer
+	faults  faultSet
+	rec     recorder
+	routes  []route
+	// The worker plane: its routes, the token table and the workspace ids sign-ins name.
+	workerRoutes []route
+	sessions     sessions
+	workspaceIDs []string // parallel to keys
+
+	mu         sync.RWMutex // guards workspaces during Reset
+	workspaces map[string]*workspace
+	keys       []string // in configuration order; keys[0] is the sandbox key
+	gen        uint64   // Reset count, so ids after a Reset differ from ids before
+
+	httpSrv  *http.Server
+	listener net.Listener
+	url      string
+
+	wake      chan struct{} // nudges the real-clock scheduler
+	done      chan struct{}
+	closeOnce sync.Once
+	loopDone  chan struct{}
+}
+
+// New creates a server listening on a random loopback port. Call Close when done.
+func New(opts ...Option) (*Server, error) {
+	s, err := newServer(opts)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		s.stop()
+		return nil, fmt.Errorf("mockserver: listen: %w", err)
+	}
+	s.Serve(ln)
+	return s, nil
+}
+
+// Start is New for tests: it fails the test on error and closes the server on t.Cleanup.
+func Start(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	s, err := New(opts...)
+	if err != nil {
+		t.Fatalf("mockserver.Start: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// NewUnstarted creates a server without a listener, for Handler-only use or for Serve on a
+// listener of the caller's choosing (as the standalone binary does).
+func NewUnstarted(opts ...Option) (*Server, error) {
+	return newServer(opts)
+}
+
+func newServer(opts []Option) (*Server, error) {
+	cfg := config{requestLog: 10_000}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if err := errors.Join(cfg.errs...); err != nil {
+		return nil, err
+	}
+	if cfg.clock == nil {
+		cfg.clock = realClock{}
+	}
+	if cfg.apiKey == "" {
+		cfg.apiKey = "sk_test_" + rand.Text()
+	}
+	if cfg.signingSecret == "" {
+		cfg.signingSecret = "whsec_" + rand.Text()
+	}
+	if cfg.limits.TaskRateWindow == 0 {
+		cfg.limits.TaskRateWindow = time.Minute
+	}
+	cfg.delivery = cfg.delivery.withDefaults()
+	client := cfg.deliveryClient
+	if client == nil {
+		// A private transport so Close can drop its idle connections and parallel servers
+		// share nothing.
+		client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	}
+	s := &Server{
+		cfg:          cfg,
+		clock:        cfg.clock,
+		apiKey:       cfg.apiKey,
+		secret:       cfg.signingSecret,
+		rec:          recorder{limit: cfg.requestLog},
+		routes:       newRoutes(),
+		workerRoutes: newWorkerRoutes(),
+		wake:         make(chan struct{}, 1),
+		done:         make(chan struct{}),
+		loopDone:     make(chan struct{}),
+	}
+	s.keys = append([]string{cfg.apiKey}, cfg.extraKeys...)
+	seen := map[string]bool{}
+	for _, k := range s.keys {
+		if seen[k] {
+			return nil, errors.New("mockserver: the same api key is configured twice")
+		}
+		seen[k] = true
+	}
+	for i := range s.keys {
+		id := "ws_sandbox"
+		if i > 0 {
+			id = "ws_" + idTag(cfg.seed, 0, uint64(i))
+		}
+		s.workspaceIDs = append(s.workspaceIDs, id)
+	}
+	s.deliver = newDeliverer(cfg.webhookURLs, cfg.signingSecret, cfg.clock, cfg.delivery, client, s.nudge)
+	s.workspaces = s.newWorkspaces()
+	if mc, ok := cfg.clock.(*ManualClock); ok {
+		s.manual = mc
+		mc.register(s)
+		close(s.loopDone)
+	} else {
+		go s.timerLoop()
+	}
+	return s, nil
+}
+
+func (s *Server) newWorkspaces() map[string]*workspace {
+	m := make(map[string]*workspace, len(s.keys))
+	for i, k := range s.keys {
+		m[k] = newWorkspace(i, s.gen, &s.cfg, &s.sessions)
+	}
+	return m
+}
+
+// Serve answers API requests on ln in the background until Close.
+func (s *Server) Serve(ln net.Listener) {
+	s.listener = ln
+	s.url = "http://" + ln.Addr().String() + BasePath
+	s.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = s.httpSrv.Serve(ln) }()
+}
+
+// URL returns the API base URL, e.g. "http://127.0.0.1:41234/v1"; empty for a server made
+// with NewUnstarted and not yet serving.
+func (s *Server) URL() string { return s.url }
+
+// APIKey returns the sandbox key (sk_test_...) that reaches the first workspace.
+func (s *Server) APIKey() string { return s.apiKey }
+
+// SigningSecret returns the secret webhooks are signed with (whsec_...).
+func (s *Server) SigningSecret() string { return s.secret }
+
+// Handler returns the server as an http.Handler, to mount elsewhere or to call without a
+// socket. Paths include BasePath.
+func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serveHTTP) }
+
+// Close stops serving, stops the clock hooks and waits for webhook attempts in flight. Events
+// still queued are not delivered. Close is idempotent.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		if s.httpSrv != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := s.httpSrv.Shutdown(ctx); err != nil {
+				_ = s.httpSrv.Close()
+			}
+		}
+		s.stop()
+	})
+}
+
+func (s *Server) stop() {
+	close(s.done)
+	<-s.loopDone
+	if s.manual != nil {
+		s.manual.unregister(s)
+	}
+	s.deliver.close()
+	if tr, ok := s.deliver.client.Transport.(*http.Transport); ok && s.cfg.deliveryClient == nil {
+		tr.CloseIdleConnections()
+	}
+}
+
+// Reset forgets every task, worker, decision, event, delivery, recorded request, fault and
+// idempotency key, keeping keys, secret, webhook URLs and the clock. Webhook attempts in
+// flight finish first.
+func (s *Server) Reset() {
+	// Wait for attempts in flight before taking s.mu: a receiver may call back into the API.
+	s.deliver.reset()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gen++
+	s.sessions.reset()
+	s.workspaces = s.newWorkspaces()
+	s.faults.clear()
+	s.rec.reset()
+}
+
+// InjectFault adds a fault; see Fault.
+func (s *Server) InjectFault(f Fault) error { return s.faults.add(f) }
+
+// ClearFaults removes every fault.
+func (s *Server) ClearFaults() { s.faults.clear() }
+
+// Requests returns the requests received so far (the newest WithRequestLog of them), oldest
+// first, with the Authorization header redacted.
+func (s *Server) Requests() []Request { return s.rec.snapshot() }
+
+// Events returns every webhook event emitted so far, in emission order. Events are recorded
+// whether or not webhook URLs are configured.
+func (s *Server) Events() []Event {
+	evs, _ := s.deliver.snapshot()
+	return evs
+}
+
+// Deliveries returns every webhook delivery attempt so far, in the order they finished.
+func (s *Server) Deliveries() []Delivery {
+	_, ds := s.deliver.snapshot()
+	return ds
+}
+
+// Flush waits until no webhook attempt is in flight; attempts due now have all been made.
+// Retries scheduled for later are not waited for: with a ManualClock, Advance runs them.
+func (s *Server) Flush(ctx context.Context) error {
+	return s.deliver.waitFor(ctx, s.deliver.idleLocked)
+}
+
+// WaitForDeliveries waits until every emitted event is delivered to every URL or kept as
+// failed. With a ManualClock that needs retries, it returns only after Advance ran them, so
+// use Flush there.
+func (s *Server) WaitForDeliveries(ctx context.Context) error {
+	return s.deliver.waitFor(ctx, s.deliver.drainedLocked)
+}
+
+// nudge wakes the real-clock scheduler after a deadline may have moved.
+func (s *Server) nudge() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// nextDue implements scheduled: the earliest offer expiry or webhook retry.
+func (s *Server) nextDue() (time.Time, bool) {
+	best, found := s.deliver.nextDue()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, k := range s.keys {
+		if t, ok := s.workspaces[k].nextDeadline(); ok && (!found || t.Before(best)) {
+			best, found = t, true
+		}
+	}
+	return best, found
+}
+
+// runDue implements scheduled: it expires due offers (which may rematch and emit events),
+// starts due webhook attempts and, under a ManualClock, waits for them.
+func (s *Server) runDue(now time.Time) {
+	s.mu.RLock()
+	for _, k := range s.keys {
+		s.workspaces[k].tick(now, s.deliver)
+	}
+	s.mu.RUnlock()
+	s.deliver.pump(now)
+	if s.manual != nil {
+		_ = s.deliver.waitFor(context.Background(), s.deliver.idleLocked)
+	}
+}
+
+// timerLoop drives deadlines with a real (or custom non-manual) clock.
+func (s *Server) timerLoop() {
+	defer close(s.loopDone)
+	const idle = time.Hour
+	timer := time.NewTimer(idle)
+	defer timer.Stop()
+	for {
+		wait := idle
+		if due, ok := s.nextDue(); ok {
+			wait = max(due.Sub(s.clock.Now()), 0)
+		}
+		timer.Reset(wait)
+		select {
+		case <-timer.C:
+			s.runDue(s.clock.Now())
+		case <-s.wake:
+		case <-s.done:
+			return
+		}
+	}
+}

@@ -1,0 +1,212 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+
+	"github.com/taskrouting/taskrouting-go/internal/match"
+)
+
+// taskExtra is what the server stores beside a task for the matcher, to echo it back:
+// members the matcher does not enforce, each exactly as the client sent it.
+type taskExtra struct {
+	meta        json.RawMessage // object or null; nil when absent
+	title       *string
+	description *string
+	escalation  json.RawMessage // the whole object as sent (other members kept), or null
+	sla         json.RawMessage
+	schedule    json.RawMessage
+	others      map[string]json.RawMessage // platform members modelled by the client, kept opaque
+}
+
+// workerExtra is what the server stores beside a worker.
+type workerExtra struct {
+	meta json.RawMessage
+}
+
+type wireTask struct {
+	ID              string             `json:"id"`
+	Tags            []string           `json:"tags"`
+	Priority        float64            `json:"priority"`
+	Status          string             `json:"status"`
+	WorkerID        *string            `json:"workerId"`
+	CreatedAt       int64              `json:"createdAt"`
+	QueuedAt        int64              `json:"queuedAt"`
+	OfferExpiresAt  *int64             `json:"offerExpiresAt,omitempty"`
+	Meta            json.RawMessage    `json:"meta"`
+	VetoedWorkers   []string           `json:"vetoedWorkers"`
+	RejectedBy      []string           `json:"rejectedBy"`
+	SkillThresholds map[string]float64 `json:"skillThresholds,omitempty"`
+	Title           *string            `json:"title,omitempty"`
+	Description     *string            `json:"description,omitempty"`
+	Escalation      json.RawMessage    `json:"escalation,omitempty"`
+	SLA             json.RawMessage    `json:"sla,omitempty"`
+	Schedule        json.RawMessage    `json:"schedule,omitempty"`
+	Result          json.RawMessage    `json:"result,omitempty"`
+}
+
+// taskJSON renders a Task; the platform members kept opaque are spliced in after the known
+// ones so their bytes come back exactly as sent.
+func taskJSON(t match.Task) json.RawMessage {
+	w := wireTask{
+		ID:              t.ID,
+		Tags:            orEmpty(t.Tags),
+		Priority:        t.Priority,
+		Status:          string(t.Status),
+		CreatedAt:       t.CreatedAt.UnixMilli(),
+		QueuedAt:        t.QueuedAt.UnixMilli(),
+		Meta:            json.RawMessage("null"),
+		VetoedWorkers:   orEmpty(t.VetoedWorkers),
+		RejectedBy:      orEmpty(t.RejectedBy),
+		SkillThresholds: t.SkillThresholds,
+	}
+	if t.WorkerID != "" {
+		id := t.WorkerID
+		w.WorkerID = &id
+	}
+	if !t.OfferExpiresAt.IsZero() {
+		ms := t.OfferExpiresAt.UnixMilli()
+		w.OfferExpiresAt = &ms
+	}
+	if t.Status == match.StatusCompleted {
+		w.Result = rawOrNull(t.Result)
+	}
+	x, _ := t.Extra.(*taskExtra)
+	if x != nil {
+		if x.meta != nil {
+			w.Meta = x.meta
+		}
+		w.Title, w.Description = x.title, x.description
+		w.Escalation, w.SLA, w.Schedule = x.escalation, x.sla, x.schedule
+	}
+	b, _ := json.Marshal(w)
+	if x == nil || len(x.others) == 0 {
+		return b
+	}
+	keys := make([]string, 0, len(x.others))
+	for k := range x.others {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var buf bytes.Buffer
+	buf.Write(b[:len(b)-1])
+	for _, k := range keys {
+		kb, _ := json.Marshal(k)
+		buf.WriteByte(',')
+		buf.Write(kb)
+		buf.WriteByte(':')
+		buf.Write(x.others[k])
+	}
+	buf.WriteByte('}')
+	return buf.Bytes()
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+type wireWorker struct {
+	ID             string             `json:"id"`
+	Tags           []string           `json:"tags"`
+	RoutingWeights map[string]float64 `json:"routingWeights"`
+	MaxBacklogSize *int               `json:"maxBacklogSize"`
+	Available      bool               `json:"available"`
+	QueueDepth     int                `json:"queueDepth"`
+	OnBreak        bool               `json:"onBreak"`
+	CreatedAt      int64              `json:"createdAt"`
+	LastMatchedAt  *int64             `json:"lastMatchedAt"`
+	Meta           json.RawMessage    `json:"meta"`
+}
+
+func workerJSON(w match.WorkerDetail) wireWorker {
+	out := wireWorker{
+		ID:             w.ID,
+		Tags:           orEmpty(w.Tags),
+		RoutingWeights: w.RoutingWeights,
+		MaxBacklogSize: w.MaxBacklogSize,
+		Available:      w.Available,
+		QueueDepth:     w.QueueDepth,
+		OnBreak:        w.OnBreak,
+		CreatedAt:      w.CreatedAt.UnixMilli(),
+		Meta:           json.RawMessage("null"),
+	}
+	if out.RoutingWeights == nil {
+		out.RoutingWeights = map[string]float64{}
+	}
+	if !w.LastMatchedAt.IsZero() {
+		ms := w.LastMatchedAt.UnixMilli()
+		out.LastMatchedAt = &ms
+	}
+	if x, ok := w.Extra.(*workerExtra); ok && x.meta != nil {
+		out.Meta = x.meta
+	}
+	return out
+}
+
+type wireReason struct {
+	Kind      string   `json:"kind"`
+	Tag       string   `json:"tag,omitempty"`
+	Weight    *float64 `json:"weight,omitempty"`
+	Threshold *float64 `json:"threshold,omitempty"`
+	Factor    *float64 `json:"factor,omitempty"`
+	Penalty   *float64 `json:"penalty,omitempty"`
+	Shadow    bool     `json:"shadow,omitempty"`
+}
+
+// reasonJSON sends only the members that mean something for the kind, so a weight of 0 on a
+// zeroWeight reason is distinguishable from "no weight".
+func reasonJSON(r match.Reason) wireReason {
+	out := wireReason{Kind: string(r.Kind), Tag: r.Tag}
+	w, th, b := r.Weight, r.Threshold, r.Boost
+	switch r.Kind {
+	case match.ReasonTagWeight, match.ReasonZeroWeight:
+		out.Weight = &w
+	case match.ReasonThreshold:
+		out.Weight, out.Threshold = &w, &th
+	case match.ReasonLearningBoost:
+		out.Factor, out.Shadow = &b, r.Shadow
+	case match.ReasonLoadPenalty:
+		out.Penalty = &b
+	}
+	return out
+}
+
+type wireCandidate struct {
+	WorkerID          string       `json:"workerId"`
+	Eligible          bool         `json:"eligible"`
+	Chosen            bool         `json:"chosen"`
+	Score             float64      `json:"score"`
+	EffectivePriority float64      `json:"effectivePriority"`
+	Reasons           []wireReason `json:"reasons"`
+}
+
+func candidateJSON(c match.Candidate) wireCandidate {
+	out := wireCandidate{WorkerID: c.WorkerID, Eligible: c.Eligible, Chosen: c.Chosen, Score: c.Score,
+		EffectivePriority: c.EffectivePriority, Reasons: make([]wireReason, 0, len(c.Reasons))}
+	for _, r := range c.Reasons {
+		out.Reasons = append(out.Reasons, reasonJSON(r))
+	}
+	return out
+}
+
+type wireDecision struct {
+	ID         string          `json:"id"`
+	TaskID     string          `json:"taskId"`
+	WorkerID   string          `json:"workerId"`
+	MatchedAt  int64           `json:"matchedAt"`
+	Mode       string          `json:"mode"`
+	Candidates []wireCandidate `json:"candidates"`
+}
+
+func decisionJSON(d match.Decision) wireDecision {
+	out := wireDecision{ID: d.ID, TaskID: d.TaskID, WorkerID: d.WorkerID, MatchedAt: d.MatchedAt.UnixMilli(),
+		Mode: string(d.Mode), Candidates: make([]wireCandidate, 0, len(d.Candidates))}
+	for _, c := range d.Candidates {
+		out.Candidates = append(out.Candidates, candidateJSON(c))
+	}
+	return out
+}

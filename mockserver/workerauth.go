@@ -1,0 +1,173 @@
+package mockserver
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Worker sign-in for the worker plane: identities (PIN hashes) per workspace, the server's
+// token table, and the login, logout and identity operations.
+
+// identity is a worker's sign-in. Only a hash of the PIN is kept, so a dump of the server's
+// state in a failing test never shows it.
+type identity struct {
+	pinHash [32]byte
+	label   *string
+}
+
+// session is what a worker token stands for.
+type session struct {
+	ws       *workspace
+	workerID string
+}
+
+// sessions maps tokens to workers. It has its own lock, always taken after a workspace's,
+// never before one.
+type sessions struct {
+	mu     sync.Mutex
+	tokens map[string]session
+}
+
+func (ss *sessions) issue(ws *workspace, workerID string) string {
+	token := "wt_" + rand.Text()
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.tokens == nil {
+		ss.tokens = map[string]session{}
+	}
+	ss.tokens[token] = session{ws: ws, workerID: workerID}
+	return token
+}
+
+func (ss *sessions) lookup(token string) (session, bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	s, ok := ss.tokens[token]
+	return s, ok
+}
+
+func (ss *sessions) revoke(token string) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	delete(ss.tokens, token)
+}
+
+// revokeWorker ends every session of one worker, when its sign-in is removed.
+func (ss *sessions) revokeWorker(ws *workspace, workerID string) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for t, s := range ss.tokens {
+		if s.ws == ws && s.workerID == workerID {
+			delete(ss.tokens, t)
+		}
+	}
+}
+
+func (ss *sessions) reset() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.tokens = nil
+}
+
+func hashPIN(pin string) [32]byte { return sha256.Sum256([]byte("taskrouting-mock-pin\x00" + pin)) }
+
+// prepSetIdentity is POST /workers/{id}/identity (workspace plane).
+func prepSetIdentity(r *request) (op, *apiError) {
+	o, err := parseBody(r.body, "pin", "label")
+	if err != nil {
+		return nil, err
+	}
+	if err := o.require("pin"); err != nil {
+		return nil, err
+	}
+	pin, _, err := o.str("pin", 4, 64)
+	if err != nil {
+		return nil, err
+	}
+	label, hasLabel, err := o.str("label", 1, 100)
+	if err != nil {
+		return nil, err
+	}
+	id := identity{pinHash: hashPIN(pin)}
+	if hasLabel {
+		id.label = &label
+	}
+	workerID := r.params[0]
+	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
+		if _, err := ws.engine.Worker(workerID); err != nil {
+			return 0, nil, matchError(err)
+		}
+		if ws.identities == nil {
+			ws.identities = map[string]identity{}
+		}
+		ws.identities[workerID] = id
+		return http.StatusOK, identityAnswer{Identity: wireIdentity{WorkerID: workerID, Label: id.label, HasPIN: true}}, nil
+	}, nil
+}
+
+type identityAnswer struct {
+	Identity wireIdentity `json:"identity"`
+}
+
+type wireIdentity struct {
+	WorkerID string  `json:"workerId"`
+	Label    *string `json:"label"`
+	HasPIN   bool    `json:"hasPin"`
+}
+
+// prepRemoveIdentity is DELETE /workers/{id}/identity: the sign-in and every session made with
+// it end; the worker stays routable.
+func prepRemoveIdentity(r *request) (op, *apiError) {
+	workerID := r.params[0]
+	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
+		if _, ok := ws.identities[workerID]; !ok {
+			return 0, nil, notFoundf("worker %s has no sign-in", workerID)
+		}
+		delete(ws.identities, workerID)
+		ws.sessions.revokeWorker(ws, workerID)
+		return http.StatusNoContent, nil, nil
+	}, nil
+}
+
+func prepLogin(r *request) (op, *apiError) {
+	o, err := parseBody(r.body, "workspaceId", "workerId", "pin")
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range []string{"workspaceId", "workerId", "pin"} {
+		if err := o.require(name); err != nil {
+			return nil, err
+		}
+	}
+	if r.loginWorkspace, _, err = o.str("workspaceId", 1, 128); err != nil {
+		return nil, err
+	}
+	workerID, _, err := o.id("workerId")
+	if err != nil {
+		return nil, err
+	}
+	pin, _, err := o.str("pin", 1, 64)
+	if err != nil {
+		return nil, err
+	}
+	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
+		id, ok := ws.identities[workerID]
+		h := hashPIN(pin)
+		// One answer for every failure, so the endpoint does not tell which part was wrong.
+		if !ok || subtle.ConstantTimeCompare(h[:], id.pinHash[:]) != 1 {
+			return 0, nil, errorf(http.StatusUnauthorized, CodeInvalidCredentials, "invalid workspace, worker or PIN")
+		}
+		return http.StatusOK, map[string]string{"token": ws.sessions.issue(ws, workerID)}, nil
+	}, nil
+}
+
+func prepLogout(r *request) (op, *apiError) {
+	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
+		ws.sessions.revoke(r.token)
+		return http.StatusNoContent, nil, nil
+	}, nil
+}

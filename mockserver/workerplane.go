@@ -1,0 +1,301 @@
+package mockserver
+
+import (
+	"crypto/subtle"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/taskrouting/taskrouting-go/internal/match"
+)
+
+// The worker plane (issue 8): one worker acting for itself with a session token (wt_...)
+// from POST /worker-auth/login. Its answers carry no quota headers and its POSTs no
+// idempotency keys; a token reaches one worker of one workspace and nothing else.
+
+// Codes of the worker plane.
+const (
+	CodeInvalidCredentials = "invalid_credentials"
+	CodeBreakAlreadyOpen   = "break_already_open"
+)
+
+// WorkspaceID returns the id of the sandbox workspace, which worker sign-ins name.
+func (s *Server) WorkspaceID() string { return s.workspaceIDs[0] }
+
+func newWorkerRoutes() []route {
+	return []route{
+		{method: http.MethodPost, pattern: "/worker-auth/login", hasBody: true, prepare: prepLogin},
+		{method: http.MethodPost, pattern: "/worker-auth/logout", prepare: prepLogout},
+		{method: http.MethodGet, pattern: "/portal/me", prepare: prepMe},
+		{method: http.MethodPost, pattern: "/portal/me/availability", hasBody: true, prepare: prepMyAvailability},
+		{method: http.MethodGet, pattern: "/portal/workers/{}/queue", prepare: prepMyQueue},
+		{method: http.MethodGet, pattern: "/portal/tasks/{}", prepare: prepMyTask},
+		{method: http.MethodPost, pattern: "/portal/tasks/{}/accept", hasBody: true, prepare: prepMyAnswer("accept")},
+		{method: http.MethodPost, pattern: "/portal/tasks/{}/reject", hasBody: true, prepare: prepMyAnswer("reject")},
+		{method: http.MethodPost, pattern: "/portal/tasks/{}/complete", hasBody: true, prepare: prepMyAnswer("complete")},
+		{method: http.MethodPost, pattern: "/portal/breaks/start", hasBody: true, prepare: prepStartBreak},
+		{method: http.MethodPost, pattern: "/portal/breaks/end", prepare: prepEndBreak},
+	}
+}
+
+func isWorkerPlane(path string) bool {
+	return strings.HasPrefix(path, BasePath+"/portal/") || strings.HasPrefix(path, BasePath+"/worker-auth/")
+}
+
+func unauthorized(msg string) *apiError {
+	return errorf(http.StatusUnauthorized, CodeUnauthorized, "%s", msg)
+}
+
+// handleWorkerPlane is handle for worker-plane paths: the token decides the workspace and the
+// worker, and every operation runs as that worker.
+func (s *Server) handleWorkerPlane(r *http.Request) (response, []byte) {
+	rt, params, rerr := findRoute(s.workerRoutes, r.Method, r.URL.Path)
+	req := &request{method: r.Method, path: r.URL.Path, params: params, query: r.URL.Query(), workerPlane: true}
+	var ws *workspace
+	if rerr == nil && rt.pattern != "/worker-auth/login" {
+		token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		sess, ok := s.sessions.lookup(token)
+		if !ok {
+			rerr = unauthorized("missing, invalid or revoked worker token")
+		}
+		ws, req.worker, req.token = sess.ws, sess.workerID, token
+	}
+	if rerr == nil && rt.hasBody {
+		req.body, rerr = readBody(r)
+		if rerr == nil && len(req.body) == 0 && rt.pattern == "/portal/breaks/start" {
+			req.body = []byte("{}") // the reason is optional, and so is the whole body
+		}
+	}
+	if rerr == nil {
+		rerr = noQuery(req, rt.query)
+	}
+	var run op
+	if rerr == nil {
+		run, rerr = rt.prepare(req)
+	}
+	if rerr == nil && ws == nil {
+		// Login: the body names the workspace.
+		ws, rerr = s.workspaceByID(req.loginWorkspace)
+	}
+	if rerr != nil {
+		resp := errResponse(rerr)
+		if rt.allow != "" {
+			resp.header.Set("Allow", rt.allow)
+		}
+		return resp, req.body
+	}
+	return s.exec(ws, req, run), req.body
+}
+
+func (s *Server) workspaceByID(id string) (*workspace, *apiError) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for i, wid := range s.workspaceIDs {
+		if subtle.ConstantTimeCompare([]byte(wid), []byte(id)) == 1 {
+			return s.workspaces[s.keys[i]], nil
+		}
+	}
+	return nil, errorf(http.StatusUnauthorized, CodeInvalidCredentials, "invalid workspace, worker or PIN")
+}
+
+// me checks that the session's worker still exists; a removed worker's token is dead.
+func me(ws *workspace, r *request) (match.WorkerDetail, *apiError) {
+	w, err := ws.engine.Worker(r.worker)
+	if err != nil {
+		return w, unauthorized("the signed-in worker no longer exists")
+	}
+	return w, nil
+}
+
+type profileAnswer struct {
+	WorkerID    string  `json:"workerId"`
+	Available   bool    `json:"available"`
+	OnBreak     bool    `json:"onBreak"`
+	BreakSince  *int64  `json:"breakSince,omitempty"`
+	BreakReason *string `json:"breakReason,omitempty"`
+	QueueDepth  int     `json:"queueDepth"`
+}
+
+func prepMe(r *request) (op, *apiError) {
+	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
+		w, aerr := me(ws, r)
+		if aerr != nil {
+			return 0, nil, aerr
+		}
+		out := profileAnswer{WorkerID: w.ID, Available: w.Available, OnBreak: w.OnBreak, QueueDepth: w.QueueDepth}
+		if w.OnBreak {
+			ms, reason := w.BreakSince.UnixMilli(), w.BreakReason
+			out.BreakSince, out.BreakReason = &ms, &reason
+		}
+		return http.StatusOK, out, nil
+	}, nil
+}
+
+func prepMyAvailability(r *request) (op, *apiError) {
+	o, err := parseBody(r.body, "available")
+	if err != nil {
+		return nil, err
+	}
+	if err := o.require("available"); err != nil {
+		return nil, err
+	}
+	available, _, err := o.boolean("available")
+	if err != nil {
+		return nil, err
+	}
+	return func(ws *workspace, now time.Time) (int, any, *apiError) {
+		if _, aerr := me(ws, r); aerr != nil {
+			return 0, nil, aerr
+		}
+		res, err := ws.engine.SetAvailability(now, r.worker, available, false)
+		ws.publish(res)
+		if err != nil {
+			return 0, nil, matchError(err)
+		}
+		return http.StatusOK, map[string]any{"workerId": r.worker, "available": available}, nil
+	}, nil
+}
+
+func prepMyQueue(r *request) (op, *apiError) {
+	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
+		if _, aerr := me(ws, r); aerr != nil {
+			return 0, nil, aerr
+		}
+		if r.params[0] != r.worker {
+			return 0, nil, notFoundf("worker %s not found", r.params[0])
+		}
+		ids, err := ws.engine.WorkerQueue(r.worker)
+		if err != nil {
+			return 0, nil, matchError(err)
+		}
+		return http.StatusOK, queueAnswer{WorkerID: r.worker, TaskIDs: orEmpty(ids)}, nil
+	}, nil
+}
+
+// myTask returns the task when it is this worker's (offered to, accepted or completed by it);
+// any other task, of this workspace or not, is not found.
+func myTask(ws *workspace, r *request, taskID string) (match.Task, *apiError) {
+	t, err := ws.engine.Task(taskID)
+	if err != nil || t.WorkerID != r.worker {
+		return t, notFoundf("task %s not found", taskID)
+	}
+	return t, nil
+}
+
+func prepMyTask(r *request) (op, *apiError) {
+	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
+		if _, aerr := me(ws, r); aerr != nil {
+			return 0, nil, aerr
+		}
+		t, aerr := myTask(ws, r, r.params[0])
+		if aerr != nil {
+			return 0, nil, aerr
+		}
+		return http.StatusOK, taskJSON(t), nil
+	}, nil
+}
+
+// prepMyAnswer is POST /portal/tasks/{id}/accept|reject|complete: the workspace plane's
+// operation, for this worker's own tasks only.
+func prepMyAnswer(verb string) func(*request) (op, *apiError) {
+	return func(r *request) (op, *apiError) {
+		extra := []string(nil)
+		if verb == "complete" {
+			extra = []string{"result"}
+		}
+		o, workerID, err := workerIDBody(r, extra...)
+		if err != nil {
+			return nil, err
+		}
+		if workerID != r.worker {
+			return nil, invalidBodyf("workerId must be the signed-in worker")
+		}
+		result, _, err := o.anyObject("result", true)
+		if err != nil {
+			return nil, err
+		}
+		taskID := r.params[0]
+		return func(ws *workspace, now time.Time) (int, any, *apiError) {
+			if _, aerr := me(ws, r); aerr != nil {
+				return 0, nil, aerr
+			}
+			if _, aerr := myTask(ws, r, taskID); aerr != nil {
+				return 0, nil, aerr
+			}
+			var res match.Result
+			var err error
+			status := "queued"
+			switch verb {
+			case "accept":
+				res, err = ws.engine.Accept(now, taskID, r.worker)
+				status = "accepted"
+			case "reject":
+				res, err = ws.engine.Reject(now, taskID, r.worker)
+			default:
+				var stored any
+				if result != nil {
+					stored = result
+				}
+				res, err = ws.engine.Complete(now, taskID, r.worker, stored)
+				status = "completed"
+			}
+			ws.publish(res)
+			if err != nil {
+				return 0, nil, matchError(err)
+			}
+			return http.StatusOK, taskRef{ID: taskID, Status: status}, nil
+		}, nil
+	}
+}
+
+type breakAnswer struct {
+	WorkerID string `json:"workerId"`
+	OnBreak  bool   `json:"onBreak"`
+	Since    *int64 `json:"since,omitempty"`
+	EndedAt  *int64 `json:"endedAt,omitempty"`
+}
+
+func prepStartBreak(r *request) (op, *apiError) {
+	o, err := parseBody(r.body, "reason")
+	if err != nil {
+		return nil, err
+	}
+	reason, _, err := o.str("reason", 1, 200)
+	if err != nil {
+		return nil, err
+	}
+	return func(ws *workspace, now time.Time) (int, any, *apiError) {
+		if _, aerr := me(ws, r); aerr != nil {
+			return 0, nil, aerr
+		}
+		res, err := ws.engine.StartBreak(now, r.worker, reason)
+		ws.publish(res)
+		if errors.Is(err, match.ErrBreakAlreadyOpen) {
+			return 0, nil, conflictf(CodeBreakAlreadyOpen, "a break is already open")
+		}
+		if err != nil {
+			return 0, nil, matchError(err)
+		}
+		ms := ws.engine.Now().UnixMilli()
+		return http.StatusOK, breakAnswer{WorkerID: r.worker, OnBreak: true, Since: &ms}, nil
+	}, nil
+}
+
+func prepEndBreak(r *request) (op, *apiError) {
+	return func(ws *workspace, now time.Time) (int, any, *apiError) {
+		if _, aerr := me(ws, r); aerr != nil {
+			return 0, nil, aerr
+		}
+		res, err := ws.engine.EndBreak(now, r.worker)
+		ws.publish(res)
+		if errors.Is(err, match.ErrNoOpenBreak) {
+			return http.StatusNoContent, nil, nil
+		}
+		if err != nil {
+			return 0, nil, matchError(err)
+		}
+		ms := ws.engine.Now().UnixMilli()
+		return http.StatusOK, breakAnswer{WorkerID: r.worker, OnBreak: false, EndedAt: &ms}, nil
+	}, nil
+}

@@ -1,0 +1,314 @@
+package mockserver
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/taskrouting/taskrouting-go/internal/match"
+)
+
+// workspace is what one API key reaches: its own matcher and everything kept beside it.
+// Every field is guarded by mu; the matcher itself is not safe for concurrent use.
+type workspace struct {
+	mu     sync.Mutex
+	engine *match.Engine
+	rng    *rand.Rand // server-made ids, reproducible from the seed
+	limits Limits
+	idem   idempotencyStore
+
+	identities map[string]identity // worker sign-ins of the worker plane
+	sessions   *sessions           // the server's token table
+
+	// Usage counted here so quota headers cost O(1) per answer.
+	openTasks   int
+	workers     int
+	skillRefs   map[string]int // tag -> number of workers carrying it
+	rateStart   time.Time      // start of the current task-rate window
+	rateUsed    int
+	unpublished []Event // events of the running command, published before the lock is released
+}
+
+func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace {
+	// The sandbox workspace of a fresh server uses the plain prefixes ("dec_1", "evt_1"), as
+	// the wire fixtures do; other workspaces and later generations get a tag so their ids
+	// never collide with those.
+	evtPrefix, decPrefix := "evt_", "dec_"
+	if index != 0 || gen != 0 {
+		tag := idTag(cfg.seed, gen, uint64(index))
+		evtPrefix, decPrefix = "evt_"+tag+"_", "dec_"+tag+"_"
+	}
+	mc := match.Config{
+		Mode:                match.Mode(cfg.matcher.Mode),
+		AnyTagEligibility:   cfg.matcher.AnyTagEligibility,
+		DefaultMaxBacklog:   cfg.matcher.DefaultMaxBacklog,
+		OfferTimeout:        cfg.matcher.OfferTimeout,
+		BalancedLoadPenalty: cfg.matcher.BalancedLoadPenalty,
+		Learning: match.LearningConfig{
+			Disabled:    cfg.matcher.LearningDisabled,
+			ShadowMode:  cfg.matcher.LearningShadowMode,
+			LearnedVeto: cfg.matcher.LearnedVeto,
+		},
+		EventIDPrefix:    evtPrefix,
+		DecisionIDPrefix: decPrefix,
+	}
+	return &workspace{
+		engine:    match.New(mc),
+		rng:       rand.New(rand.NewPCG(cfg.seed, gen<<16|uint64(index))),
+		limits:    cfg.limits,
+		idem:      idempotencyStore{entries: map[string]*idemEntry{}},
+		skillRefs: map[string]int{},
+		sessions:  sess,
+	}
+}
+
+// idTag is a short tag unique per (seed, reset generation, workspace), so ids of two
+// workspaces, or of one workspace before and after Reset, never collide.
+func idTag(seed, gen, index uint64) string {
+	r := rand.New(rand.NewPCG(seed^0x7461736b, gen<<16|index))
+	return strconv.FormatUint(r.Uint64()%(36*36*36*36*36*36), 36)
+}
+
+const idAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+// newID makes a server-side id such as "task_k3j9x0q2m7ab".
+func (ws *workspace) newID(prefix string) string {
+	b := make([]byte, 12)
+	for i := range b {
+		b[i] = idAlphabet[ws.rng.IntN(len(idAlphabet))]
+	}
+	return prefix + string(b)
+}
+
+// publish turns the matcher's events into webhook events (in the matcher's total order) and
+// keeps the usage counters in step with them.
+func (ws *workspace) publish(res match.Result) {
+	for _, ev := range res.Events {
+		switch ev.Kind {
+		case match.EventTaskCompleted, match.EventTaskCancelled:
+			ws.openTasks--
+		}
+		ws.unpublished = append(ws.unpublished, toEvent(ev))
+	}
+}
+
+// flush hands the command's events to the deliverer while the workspace lock is still held,
+// so events of one workspace reach every endpoint in the matcher's order.
+func (ws *workspace) flush(d *deliverer) bool {
+	if len(ws.unpublished) == 0 {
+		return false
+	}
+	d.enqueue(ws.unpublished)
+	ws.unpublished = nil
+	return true
+}
+
+func (ws *workspace) nextDeadline() (time.Time, bool) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return ws.engine.NextDeadline()
+}
+
+// tick fires the offer expiries due at now (each followed by rematching).
+func (ws *workspace) tick(now time.Time, d *deliverer) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.publish(ws.engine.Advance(now))
+	ws.flush(d)
+}
+
+// matchError maps the matcher's refusals onto the wire's errors.
+func matchError(err error) *apiError {
+	var nf *match.NotFoundError
+	var se *match.StateError
+	var ie *match.InputError
+	switch {
+	case errors.As(err, &nf):
+		return notFoundf("%s %s not found", nf.Kind, nf.ID)
+	case errors.As(err, &se):
+		return conflictf(CodeInvalidState, "%s", stateMessage(se))
+	case errors.Is(err, match.ErrTaskExists):
+		return conflictf(CodeTaskExists, "a task with this id already exists")
+	case errors.Is(err, match.ErrBacklogFull):
+		return conflictf(CodeWorkerBacklogFull, "the worker's backlog is full; use force to assign anyway")
+	case errors.As(err, &ie):
+		return invalidBodyf("%s: %s", ie.Field, ie.Reason)
+	case errors.Is(err, match.ErrNotFound):
+		return notFoundf("not found")
+	case errors.Is(err, match.ErrInvalidState):
+		return conflictf(CodeInvalidState, "the task's state does not allow this")
+	default:
+		return errorf(http.StatusInternalServerError, CodeInternalError, "internal error")
+	}
+}
+
+func stateMessage(se *match.StateError) string {
+	switch se.Reason {
+	case match.StateNotOfferedWorker:
+		return fmt.Sprintf("cannot %s task %s: it is not offered to worker %s", se.Op, se.TaskID, se.WorkerID)
+	case match.StateNotAcceptingWorker:
+		return fmt.Sprintf("cannot %s task %s: it was not accepted by worker %s", se.Op, se.TaskID, se.WorkerID)
+	default:
+		return fmt.Sprintf("cannot %s task %s: its status is %s", se.Op, se.TaskID, se.Status)
+	}
+}
+
+// quotaHeaders reports usage against the limits; the caller holds mu (or ws is nil for
+// answers given before a workspace is known).
+func quotaHeaders(ws *workspace, limits Limits, now time.Time, h http.Header) {
+	// Quota kinds in the order of DESIGN §2.1, as canonical header names
+	// (X-Quota-{kind}-Limit is written X-Quota-Task-Rate-Limit by net/http).
+	names := [...][2]string{
+		{"X-Quota-Task-Rate-Limit", "X-Quota-Task-Rate-Remaining"},
+		{"X-Quota-Queued-Tasks-Limit", "X-Quota-Queued-Tasks-Remaining"},
+		{"X-Quota-Workers-Limit", "X-Quota-Workers-Remaining"},
+		{"X-Quota-Skills-Limit", "X-Quota-Skills-Remaining"},
+		{"X-Quota-Worker-Skills-Limit", "X-Quota-Worker-Skills-Remaining"},
+	}
+	var used [len(names)]int
+	if ws != nil {
+		if !ws.rateStart.IsZero() && now.Before(ws.rateStart.Add(limits.TaskRateWindow)) {
+			used[0] = ws.rateUsed
+		}
+		used[1], used[2], used[3] = ws.openTasks, ws.workers, len(ws.skillRefs)
+	}
+	lims := [...]int{limits.TaskRate, limits.QueuedTasks, limits.Workers, limits.Skills, limits.WorkerSkills}
+	for i, n := range names {
+		lim := lims[i]
+		if lim == 0 {
+			lim = Unlimited
+		}
+		h[n[0]] = []string{strconv.Itoa(lim)}
+		h[n[1]] = []string{strconv.Itoa(max(lim-used[i], 0))}
+	}
+}
+
+// takeTaskRate counts one task creation against the task-rate window, or says when to retry.
+func (ws *workspace) takeTaskRate(now time.Time) *apiError {
+	lim := ws.limits.TaskRate
+	if lim == 0 {
+		return nil
+	}
+	end := ws.rateStart.Add(ws.limits.TaskRateWindow)
+	if ws.rateStart.IsZero() || !now.Before(end) {
+		ws.rateStart, ws.rateUsed = now, 0
+		end = now.Add(ws.limits.TaskRateWindow)
+	}
+	if ws.rateUsed >= lim {
+		e := errorf(http.StatusTooManyRequests, CodeRateLimited, "task rate limit of %d per %s reached", lim, ws.limits.TaskRateWindow)
+		e.retryAfter = int(math.Ceil(end.Sub(now).Seconds()))
+		e.retryAfter = max(e.retryAfter, 1)
+		return e
+	}
+	ws.rateUsed++
+	return nil
+}
+
+func planLimit(kind string, limit int) *apiError {
+	return errorf(http.StatusPaymentRequired, CodePlanLimitExceeded, "plan limit of %d %s reached", limit, kind)
+}
+
+// skillsAfter is the number of distinct worker tags if one worker's tags went from old to new.
+func (ws *workspace) skillsAfter(old, new []string) int {
+	n := len(ws.skillRefs)
+	gone := map[string]bool{}
+	for _, t := range old {
+		if ws.skillRefs[t] == 1 {
+			gone[t] = true
+		}
+	}
+	seen := map[string]bool{}
+	for _, t := range new {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		if gone[t] {
+			delete(gone, t)
+		} else if ws.skillRefs[t] == 0 {
+			n++
+		}
+	}
+	return n - len(gone)
+}
+
+func (ws *workspace) retag(old, new []string) {
+	for _, t := range dedupe(old) {
+		if ws.skillRefs[t]--; ws.skillRefs[t] <= 0 {
+			delete(ws.skillRefs, t)
+		}
+	}
+	for _, t := range dedupe(new) {
+		ws.skillRefs[t]++
+	}
+}
+
+func dedupe(tags []string) []string {
+	seen := make(map[string]bool, len(tags))
+	out := tags[:0:0]
+	for _, t := range tags {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// fingerprint identifies a request for idempotency: the same key must come with the same
+// operation and the same bytes.
+func fingerprint(method, path string, body []byte) [32]byte {
+	h := sha256.New()
+	h.Write([]byte(method))
+	h.Write([]byte{0})
+	h.Write([]byte(path))
+	h.Write([]byte{0})
+	h.Write(body)
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// idemEntry is a stored answer, replayed for the same key and fingerprint.
+type idemEntry struct {
+	print  [32]byte
+	status int
+	body   json.RawMessage
+	at     time.Time
+}
+
+// IdempotencyWindow is how long a stored answer is replayed for a repeated key.
+const IdempotencyWindow = 24 * time.Hour
+
+type idempotencyStore struct {
+	entries   map[string]*idemEntry
+	lastSweep int
+}
+
+func (st *idempotencyStore) lookup(key string, now time.Time) *idemEntry {
+	e := st.entries[key]
+	if e == nil || now.Sub(e.at) >= IdempotencyWindow {
+		return nil
+	}
+	return e
+}
+
+func (st *idempotencyStore) store(key string, e *idemEntry) {
+	st.entries[key] = e
+	// Sweep expired keys when the map has doubled since the last sweep: amortised O(1).
+	if len(st.entries) > 2*st.lastSweep+1024 {
+		for k, v := range st.entries {
+			if e.at.Sub(v.at) >= IdempotencyWindow {
+				delete(st.entries, k)
+			}
+		}
+		st.lastSweep = len(st.entries)
+	}
+}
