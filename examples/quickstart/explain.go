@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	taskrouting "github.com/taskrouting/taskrouting-go"
+	"github.com/taskrouting/taskrouting-go/webhook"
+)
+
+// explain prints why the matcher chose the worker: the decision named by the event, with every
+// candidate it weighed, its score and its reasons (GET /decisions?taskId=...).
+func (l *loop) explain(ctx context.Context, m webhook.TaskMatched) error {
+	decisions, err := l.c.Decisions.List(ctx, taskrouting.ListDecisionsParams{TaskID: m.TaskID, Limit: 10})
+	if err != nil {
+		return fmt.Errorf("decisions for %s: %w", m.TaskID, err)
+	}
+	i := slices.IndexFunc(decisions, func(d taskrouting.Decision) bool { return d.ID == m.DecisionID })
+	if i < 0 {
+		fmt.Fprintf(l.out, "    (decision %s not found)\n", m.DecisionID)
+		return nil
+	}
+	for _, cand := range decisions[i].Candidates {
+		standing := "eligible"
+		switch {
+		case cand.Chosen:
+			standing = "chosen"
+		case !cand.Eligible:
+			standing = "not eligible"
+		}
+		score := "          "
+		if cand.Eligible {
+			score = fmt.Sprintf("score %4.2f", cand.Score)
+		}
+		fmt.Fprintf(l.out, "      %-6s %-12s %s  %s\n", l.name(cand.WorkerID), standing, score, formatReasons(cand.Reasons))
+	}
+	return nil
+}
+
+// reason holds the members the service sends for the reason kinds this program prints; the
+// kinds are additive, so an unknown one is printed by name.
+type reason struct {
+	Kind      string   `json:"kind"`
+	Tag       string   `json:"tag"`
+	Weight    *float64 `json:"weight"`
+	Threshold *float64 `json:"threshold"`
+	Factor    *float64 `json:"factor"`
+	Penalty   *float64 `json:"penalty"`
+}
+
+func formatReasons(rs []taskrouting.Reason) string {
+	parts := make([]string, 0, len(rs))
+	for _, r := range rs {
+		var x reason
+		if err := json.Unmarshal(r.Raw, &x); err != nil {
+			x = reason{Kind: r.Kind}
+		}
+		parts = append(parts, formatReason(x))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func formatReason(r reason) string {
+	switch {
+	case r.Kind == "tagWeight" && r.Weight != nil:
+		return fmt.Sprintf("%s x%s", r.Tag, num(*r.Weight))
+	case r.Kind == "learningBoost" && r.Factor != nil:
+		return "learning x" + strconv.FormatFloat(*r.Factor, 'f', 2, 64)
+	case r.Kind == "threshold" && r.Weight != nil && r.Threshold != nil:
+		return fmt.Sprintf("%s weight %s below threshold %s", r.Tag, num(*r.Weight), num(*r.Threshold))
+	case r.Kind == "loadPenalty" && r.Penalty != nil:
+		return "load penalty " + num(*r.Penalty)
+	case r.Tag != "":
+		return r.Kind + " " + r.Tag
+	}
+	return r.Kind
+}
+
+func formatWeights(w map[string]float64) string {
+	if len(w) == 0 {
+		return "(all 1)"
+	}
+	keys := make([]string, 0, len(w))
+	for k := range w {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + num(w[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
