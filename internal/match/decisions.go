@@ -61,7 +61,9 @@ func (e *Engine) record(d *Decision) {
 		e.decisions = e.decisions[over:]
 	}
 	floor := e.decisions[0].Seq
-	e.decByTask[d.TaskID] = trimSeqs(append(e.decByTask[d.TaskID], d.Seq), floor)
+	if t := e.tasks[d.TaskID]; t != nil {
+		t.decs = trimSeqs(append(t.decs, d.Seq), floor)
+	}
 	e.decByWork[d.WorkerID] = trimSeqs(append(e.decByWork[d.WorkerID], d.Seq), floor)
 }
 
@@ -109,7 +111,9 @@ func (e *Engine) Decisions(q DecisionQuery) []Decision {
 	var seqs []uint64
 	switch {
 	case q.TaskID != "":
-		seqs = e.decByTask[q.TaskID]
+		if t := e.tasks[q.TaskID]; t != nil {
+			seqs = t.decs
+		}
 	case q.WorkerID != "":
 		seqs = e.decByWork[q.WorkerID]
 	default:

@@ -34,7 +34,6 @@ type Engine struct {
 	taskList []*task // creation order, for paging
 
 	groups       map[string]*group
-	groupCount   []int32             // by tag id: groups containing the tag
 	tagUses      []int64             // by tag id: tasks ever created with it (picks key tags)
 	byTagSet     map[string][]*group // by tag set alone (thresholds aside): subset lookups
 	bySmallSet   map[uint64][]*group // the same for sets packSet can pack
@@ -50,7 +49,6 @@ type Engine struct {
 	dirtyWorkers []*worker
 
 	decisions  []Decision // retained, oldest first
-	decByTask  map[string][]uint64
 	decByWork  map[string][]uint64
 	learnOuts  int
 	learnPairs int
@@ -130,6 +128,7 @@ type task struct {
 	result    any
 	extra     any
 	g         *group
+	decs      []uint64 // numbers of its retained decisions
 	heapIdx   int32
 	deadline  int64
 	dlIdx     int32
@@ -187,7 +186,6 @@ func New(cfg Config) *Engine {
 		groups:     make(map[string]*group),
 		byTagSet:   make(map[string][]*group),
 		bySmallSet: make(map[uint64][]*group),
-		decByTask:  make(map[string][]uint64),
 		decByWork:  make(map[string][]uint64),
 	}
 }
@@ -257,7 +255,6 @@ func (e *Engine) intern(tag string) int32 {
 	e.tagNames = append(e.tagNames, tag)
 	e.ready = append(e.ready, readyHeap{})
 	e.all = append(e.all, posSet[*worker]{})
-	e.groupCount = append(e.groupCount, 0)
 	e.tagUses = append(e.tagUses, 0)
 	e.byKeyTag = append(e.byKeyTag, posSet[*group]{})
 	e.keyTagPos = append(e.keyTagPos, -1)

@@ -46,10 +46,14 @@ type group struct {
 	tags   []int32 // sorted ascending, unique
 	thr    []threshold
 	heap   []*task
-	keyTag int32
-	keyPos int32   // position in Engine.byKeyTag[keyTag]
-	tagPos []int32 // positions in Engine.byTag[tags[i]], any-tag mode only
-	visit  uint64
+	// headPrio and headQueued copy heap[0]'s order fields so a scan can rule a group out
+	// without touching its tasks (one cache miss less per group).
+	headPrio   float64
+	headQueued int64
+	keyTag     int32
+	keyPos     int32   // position in Engine.byKeyTag[keyTag]
+	tagPos     []int32 // positions in Engine.byTag[tags[i]], any-tag mode only
+	visit      uint64
 }
 
 // taskBefore is the queue order: priority descending, first queued ascending, id.
@@ -67,6 +71,24 @@ func (g *group) push(t *task) {
 	t.heapIdx = int32(len(g.heap))
 	g.heap = append(g.heap, t)
 	g.up(int(t.heapIdx))
+	g.syncHead()
+}
+
+func (g *group) syncHead() {
+	if len(g.heap) > 0 {
+		g.headPrio, g.headQueued = g.heap[0].priority, g.heap[0].queued
+	}
+}
+
+// headBefore reports whether the group's first task comes before t in task order.
+func (g *group) headBefore(t *task) bool {
+	if g.headPrio != t.priority {
+		return g.headPrio > t.priority
+	}
+	if g.headQueued != t.queued {
+		return g.headQueued < t.queued
+	}
+	return g.heap[0].id < t.id
 }
 
 func (g *group) removeAt(i int) {
@@ -82,12 +104,14 @@ func (g *group) removeAt(i int) {
 		g.fix(i)
 	}
 	t.heapIdx = -1
+	g.syncHead()
 }
 
 func (g *group) fix(i int) {
 	if !g.down(i) {
 		g.up(i)
 	}
+	g.syncHead()
 }
 
 func (g *group) up(i int) {

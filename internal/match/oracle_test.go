@@ -245,6 +245,9 @@ func verifyInternal(e *Engine) error {
 		if len(g.heap) == 0 || e.byKeyTag[g.keyTag].items[g.keyPos] != g {
 			return fmt.Errorf("group %q empty or not indexed", key)
 		}
+		if g.headPrio != g.heap[0].priority || g.headQueued != g.heap[0].queued {
+			return fmt.Errorf("group %q head cache stale", key)
+		}
 		for i := 1; i < len(g.heap); i++ {
 			if taskBefore(g.heap[i], g.heap[(i-1)/2]) {
 				return fmt.Errorf("group %q heap order broken", key)

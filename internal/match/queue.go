@@ -28,9 +28,6 @@ func (e *Engine) newGroup(key string, t *task) *group {
 			g.keyTag = tag
 		}
 	}
-	for _, tag := range g.tags {
-		e.groupCount[tag]++
-	}
 	if len(e.byKeyTag[g.keyTag].items) == 0 {
 		e.keyTagPos[g.keyTag] = int32(len(e.keyTags))
 		e.keyTags = append(e.keyTags, g.keyTag)
@@ -73,9 +70,6 @@ func (e *Engine) dequeue(t *task) {
 		dropGroup(e.bySmallSet, k, g)
 	} else {
 		dropGroup(e.byTagSet, g.setKey, g)
-	}
-	for _, tag := range g.tags {
-		e.groupCount[tag]--
 	}
 	e.byKeyTag[g.keyTag].remove(g.keyPos, func(x *group) *int32 { return &x.keyPos })
 	if len(e.byKeyTag[g.keyTag].items) == 0 {

@@ -26,7 +26,7 @@ func (e *Engine) bestTaskFor(w *worker) *task {
 			if !anyTag && !w.posPat && !subset(g.tags, w.carried) {
 				continue
 			}
-			if best != nil && !taskBefore(g.heap[0], best) {
+			if best != nil && !g.headBefore(best) {
 				continue
 			}
 			s := spec{tags: g.tags, thr: g.thr}
