@@ -134,13 +134,21 @@ func parseRetryAfter(v string, unit time.Duration, now time.Time) (time.Duration
 // "giving up" error that hides them. Transport errors and a done context
 // are returned as errors.
 func lastResponse(resp *http.Response, err error, _ int) (*http.Response, error) {
-	if resp != nil && resp.Request != nil && resp.Request.Context().Err() == nil {
-		return resp, nil
+	if resp == nil || err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		return nil, err
 	}
-	if resp != nil {
-		resp.Body.Close()
+	// The context can end after the last attempt was judged retryable, and
+	// then the library passes no error: return the context's, never neither.
+	if resp.Request != nil {
+		if ctxErr := resp.Request.Context().Err(); ctxErr != nil {
+			resp.Body.Close()
+			return nil, ctxErr
+		}
 	}
-	return nil, err
+	return resp, nil
 }
 
 // attemptLog carries one call's logging state through the request context,

@@ -278,7 +278,12 @@ func (s *TasksService) ListPage(ctx context.Context, p ListTasksParams, opts ...
 // than looping forever.
 func (s *TasksService) List(ctx context.Context, p ListTasksParams, opts ...RequestOption) iter.Seq2[Task, error] {
 	return func(yield func(Task, error) bool) {
-		seen := map[string]bool{}
+		// A copy, so that ranging over the sequence again starts from the
+		// caller's cursor, not from where the last pass ended.
+		p := p
+		// The caller's starting cursor counts as followed: a page pointing back to it
+		// would otherwise be fetched and yielded twice.
+		seen := map[string]bool{p.Cursor: p.Cursor != ""}
 		for {
 			page, err := s.ListPage(ctx, p, opts...)
 			if err != nil {

@@ -45,8 +45,11 @@ type WorkerDetail struct {
 	RoutingWeights map[string]float64 `json:"routingWeights"`
 	MaxBacklogSize *int               `json:"maxBacklogSize"` // nil: workspace default
 	Available      bool               `json:"available"`
-	QueueDepth     int                `json:"queueDepth"` // pending offers held
-	Meta           map[string]any     `json:"meta,omitempty"`
+	// OnBreak is true while the worker has a break open (WorkerClient.StartBreak): it gets
+	// no new offers and keeps those it holds.
+	OnBreak    bool           `json:"onBreak"`
+	QueueDepth int            `json:"queueDepth"` // pending offers held
+	Meta       map[string]any `json:"meta,omitempty"`
 	// Raw is the worker's JSON exactly as received, for fields this version
 	// of the client does not model.
 	Raw json.RawMessage `json:"-"`

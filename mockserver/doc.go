@@ -30,6 +30,11 @@
 // every offer expiry, rematch and webhook retry due on the way has happened, in time order.
 // Tests never sleep. With the real clock, expiries and retries run on timers.
 //
+// Webhooks are signed at the server clock's time. A receiver checking them with
+// webhook.Verify compares that time with the wall clock (5 minutes of tolerance), so when a
+// ManualClock is far from the wall clock (a fixed date in the past, or after a long Advance),
+// verify with webhook.NewVerifier(secret, webhook.WithClock(clk.Now)) instead.
+//
 // # Workspaces and keys
 //
 // Each API key reaches its own workspace: APIKey (sk_test_...) and any WithExtraAPIKey. One

@@ -75,7 +75,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			e.retryAfter = int(math.Ceil(fault.RetryAfter.Seconds()))
 		}
 		resp := errResponse(e)
-		quotaHeaders(nil, s.cfg.limits, s.clock.Now(), resp.header)
+		s.faultQuota(r, resp.header)
 		rec.Fault, rec.StatusCode = "status", resp.status
 		s.rec.add(rec)
 		writeResponse(w, resp)
@@ -93,7 +93,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		resp, body = s.handle(r)
 	}
-	rec.Body = body
+	rec.Body = redactBody(r.URL.Path, body)
 	if faulted && fault.DropAfterCommit {
 		rec.Fault = "drop-after-commit"
 		s.rec.add(rec)
@@ -103,6 +103,21 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	rec.StatusCode = resp.status
 	s.rec.add(rec)
 	writeResponse(w, resp)
+}
+
+// faultQuota puts on an injected answer the quota headers the request would have had: its
+// workspace's usage (not a fresh, untouched quota, which would reset a client's snapshot),
+// and none on the worker plane, whose answers never carry them.
+func (s *Server) faultQuota(r *http.Request, h http.Header) {
+	if isWorkerPlane(r.URL.Path) {
+		return
+	}
+	ws := s.authenticate(r)
+	if ws != nil {
+		ws.mu.Lock()
+		defer ws.mu.Unlock()
+	}
+	quotaHeaders(ws, s.cfg.limits, s.clock.Now(), h)
 }
 
 func writeResponse(w http.ResponseWriter, resp response) {
@@ -129,7 +144,7 @@ func (s *Server) handle(r *http.Request) (response, []byte) {
 		quotaHeaders(nil, s.cfg.limits, s.clock.Now(), resp.header)
 		return resp, nil
 	}
-	rt, params, rerr := findRoute(s.routes, r.Method, r.URL.Path)
+	rt, params, rerr := findRoute(s.routes, r.Method, r.URL)
 	var body []byte
 	if rerr == nil && rt.hasBody {
 		body, rerr = readBody(r)

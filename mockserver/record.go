@@ -1,13 +1,16 @@
 package mockserver
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
 
 // Request is one request the server received, as recorded for assertions. The Authorization
-// header is redacted: recorded requests are meant to be printed in test failures.
+// header and a worker sign-in's PIN are redacted: recorded requests are meant to be printed
+// in test failures.
 type Request struct {
 	Method     string
 	Path       string
@@ -58,6 +61,36 @@ func redactHeader(h http.Header) http.Header {
 	out := h.Clone()
 	if out.Get("Authorization") != "" {
 		out.Set("Authorization", "Bearer "+redacted)
+	}
+	return out
+}
+
+// redactBody hides the PIN of a worker sign-in (POST /workers/{id}/identity and
+// POST /worker-auth/login): like the Authorization header it is a credential, and recorded
+// requests are printed in test failures. Other members stay readable; a body that is not a
+// JSON object on those paths is dropped whole, since it may still hold the PIN.
+func redactBody(path string, body []byte) []byte {
+	if len(body) == 0 || (!strings.HasSuffix(path, "/identity") && !strings.HasSuffix(path, "/worker-auth/login")) {
+		return body
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil || m == nil {
+		return []byte(redacted)
+	}
+	found := false
+	for k := range m {
+		// Any spelling: a misspelt member is refused, but the request is still recorded.
+		if strings.EqualFold(k, "pin") {
+			m[k] = json.RawMessage(`"` + redacted + `"`)
+			found = true
+		}
+	}
+	if !found {
+		return body
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return []byte(redacted)
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -48,12 +49,29 @@ func newRoutes() []route {
 
 // findRoute resolves a request path (with BasePath) to an operation and its parameters. An
 // unknown path is 404; a known path with another method is 405 with Allow.
-func findRoute(routeTable []route, method, path string) (route, []string, *apiError) {
+//
+// It splits the path as sent (escaped) and unescapes each segment afterwards, as the
+// platform's router does: an id holding an escaped "/" is one segment, which then fails the id
+// check, instead of becoming a separator that reaches another operation
+// (DELETE /workers/w1%2Fidentity must not remove w1's sign-in).
+func findRoute(routeTable []route, method string, u *url.URL) (route, []string, *apiError) {
+	path := u.EscapedPath()
 	rel, ok := strings.CutPrefix(path, BasePath+"/")
 	if !ok {
-		return route{}, nil, notFoundf("no route for %s", path)
+		// The usual cause is a client given the server's root instead of URL().
+		return route{}, nil, notFoundf("no route for %s: API paths start with the base path %s (use the server's URL())", path, BasePath)
 	}
 	segs := strings.Split(rel, "/")
+	for i, seg := range segs {
+		if !strings.Contains(seg, "%") {
+			continue
+		}
+		plain, err := url.PathUnescape(seg)
+		if err != nil {
+			return route{}, nil, notFoundf("no route for %s", path)
+		}
+		segs[i] = plain
+	}
 	var best *route
 	var bestParams []string
 	bestLiterals := -1

@@ -40,6 +40,7 @@ type Server struct {
 	httpSrv  *http.Server
 	listener net.Listener
 	url      string
+	conns    connTracker
 
 	wake      chan struct{} // nudges the real-clock scheduler
 	done      chan struct{}
@@ -157,8 +158,48 @@ func (s *Server) newWorkspaces() map[string]*workspace {
 func (s *Server) Serve(ln net.Listener) {
 	s.listener = ln
 	s.url = "http://" + ln.Addr().String() + BasePath
-	s.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnState: s.conns.track}
+	s.httpSrv.RegisterOnShutdown(s.conns.closeUnused)
 	go func() { _ = s.httpSrv.Serve(ln) }()
+}
+
+// connTracker knows the connections that have not sent a request yet. net/http's Shutdown
+// waits up to 5 s for those (they might be about to send one), and a client pool that dialled
+// more connections than it used leaves exactly such connections behind: without this, Close
+// (and so every Start's cleanup) could take 5 s. Like httptest.Server, Close drops them.
+type connTracker struct {
+	mu       sync.Mutex
+	unused   map[net.Conn]struct{}
+	shutdown bool
+}
+
+func (ct *connTracker) track(c net.Conn, st http.ConnState) {
+	ct.mu.Lock()
+	defer ct.mu.Unlock()
+	if st != http.StateNew {
+		delete(ct.unused, c)
+		return
+	}
+	if ct.shutdown {
+		_ = c.Close()
+		return
+	}
+	if ct.unused == nil {
+		ct.unused = map[net.Conn]struct{}{}
+	}
+	ct.unused[c] = struct{}{}
+}
+
+// closeUnused runs when Shutdown has closed the listeners; a connection accepted after it
+// is closed by track.
+func (ct *connTracker) closeUnused() {
+	ct.mu.Lock()
+	defer ct.mu.Unlock()
+	ct.shutdown = true
+	for c := range ct.unused {
+		_ = c.Close()
+	}
+	ct.unused = nil
 }
 
 // URL returns the API base URL, e.g. "http://127.0.0.1:41234/v1"; empty for a server made
@@ -170,6 +211,15 @@ func (s *Server) APIKey() string { return s.apiKey }
 
 // SigningSecret returns the secret webhooks are signed with (whsec_...).
 func (s *Server) SigningSecret() string { return s.secret }
+
+// String describes the server without its keys or signing secret. Without it, printing a
+// *Server would dump every field: the credentials, and state read without its lock.
+func (s *Server) String() string {
+	return fmt.Sprintf("mockserver.Server{url: %q, apiKey: [redacted], signingSecret: [redacted]}", s.url)
+}
+
+// GoString describes the server for %#v, as String does.
+func (s *Server) GoString() string { return s.String() }
 
 // Handler returns the server as an http.Handler, to mount elsewhere or to call without a
 // socket. Paths include BasePath.

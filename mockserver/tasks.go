@@ -38,7 +38,9 @@ func prepCreateTask(r *request) (op, *apiError) {
 		if err := ws.takeTaskRate(now); err != nil {
 			return 0, nil, err
 		}
+		// A refused create changes no state, its use of the task rate included.
 		if lim := ws.limits.QueuedTasks; lim > 0 && ws.openTasks >= lim {
+			ws.refundTaskRate()
 			return 0, nil, planLimit("queued tasks", lim)
 		}
 		if in.ID == "" {
@@ -47,6 +49,7 @@ func prepCreateTask(r *request) (op, *apiError) {
 		res, cerr := ws.engine.CreateTask(now, in)
 		ws.publish(res)
 		if cerr != nil {
+			ws.refundTaskRate()
 			return 0, nil, matchError(cerr)
 		}
 		ws.openTasks++

@@ -211,6 +211,13 @@ func (ws *workspace) takeTaskRate(now time.Time) *apiError {
 	return nil
 }
 
+// refundTaskRate gives back the creation takeTaskRate counted, for a create refused later.
+func (ws *workspace) refundTaskRate() {
+	if ws.limits.TaskRate > 0 && ws.rateUsed > 0 {
+		ws.rateUsed--
+	}
+}
+
 func planLimit(kind string, limit int) *apiError {
 	return errorf(http.StatusPaymentRequired, CodePlanLimitExceeded, "plan limit of %d %s reached", limit, kind)
 }

@@ -2,7 +2,8 @@
 // suites in any language.
 //
 // It listens on -addr, prints one JSON line {"url","apiKey","signingSecret","workspaceId"} on
-// standard output once it accepts connections, and exits cleanly on SIGINT or SIGTERM. Tests
+// standard output once it accepts connections, and exits cleanly on SIGINT or SIGTERM, after
+// the webhook attempts in flight (a second signal stops it at once). Tests
 // steer it over HTTP through the admin endpoints under /_mock/ (see the mockserver package):
 // move a manual clock, inject faults, read events and deliveries, reset.
 //
@@ -29,6 +30,10 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Only the first signal asks for a clean shutdown; the next one gets the default action
+	// and ends the process at once, so a second Ctrl-C is not swallowed while Close waits
+	// for a webhook receiver that hangs.
+	context.AfterFunc(ctx, stop)
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(2)
