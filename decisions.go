@@ -53,33 +53,67 @@ type Candidate struct {
 }
 
 // Reason explains part of a candidate's standing, e.g. kind "tagWeight" or
-// "missingTag". Kinds are added over time; unknown ones are kept.
+// "missingTag". Kinds are added over time; unknown ones are kept, with their
+// members in Raw. The typed members are filled when the reason carries them;
+// which ones a kind carries is listed with the Reason* constants.
 type Reason struct {
 	Kind string `json:"kind"`
-	// Raw is the whole reason object as received, with its kind-specific members.
+	// Tag is the task tag the reason is about (tagWeight, zeroWeight,
+	// missingTag, threshold, learnedVeto).
+	Tag string `json:"tag,omitempty"`
+	// Weight is the worker's routing weight for Tag (tagWeight, zeroWeight,
+	// threshold).
+	Weight float64 `json:"weight,omitempty"`
+	// Threshold is the task's minimum weight for Tag (threshold).
+	Threshold float64 `json:"threshold,omitempty"`
+	// Factor is the learning factor applied to the score (learningBoost).
+	Factor float64 `json:"factor,omitempty"`
+	// Penalty is the load penalty subtracted from the score (loadPenalty).
+	Penalty float64 `json:"penalty,omitempty"`
+	// Shadow reports a learning factor computed but not applied, in shadow
+	// mode (learningBoost).
+	Shadow bool `json:"shadow,omitempty"`
+	// Raw is the whole reason object as received, with every member.
 	Raw json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON keeps the whole object in Raw.
+// Reason kinds the service sends today. The list grows; compare Kind with
+// these and keep the rest.
+const (
+	ReasonTagWeight          = "tagWeight"          // Tag, Weight: the weight counted in the score
+	ReasonLearningBoost      = "learningBoost"      // Factor, Shadow
+	ReasonLoadPenalty        = "loadPenalty"        // Penalty (balanced mode)
+	ReasonMissingTag         = "missingTag"         // Tag: the worker does not carry it
+	ReasonZeroWeight         = "zeroWeight"         // Tag, Weight 0: a hard veto of the tag
+	ReasonThreshold          = "threshold"          // Tag, Weight, Threshold: below the task's minimum
+	ReasonVetoed             = "vetoed"             // the task's vetoedWorkers names the worker
+	ReasonRejectedPreviously = "rejectedPreviously" // the worker rejected this task before
+	ReasonBacklogFull        = "backlogFull"        // the worker holds as many offers as it may
+	ReasonUnavailable        = "unavailable"        // the worker is not available
+	ReasonOnBreak            = "onBreak"            // the worker is on a break
+	ReasonLearnedVeto        = "learnedVeto"        // Tag: learning vetoed the worker (opt-in)
+	ReasonManualAssign       = "manualAssign"       // the task was assigned by hand
+)
+
+// UnmarshalJSON fills the typed members and keeps the whole object in Raw.
 func (r *Reason) UnmarshalJSON(b []byte) error {
-	var w struct {
-		Kind string `json:"kind"`
-	}
-	if err := json.Unmarshal(b, &w); err != nil {
+	type plain Reason // drops the method, so this does not recurse
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
 		return err
 	}
-	*r = Reason{Kind: w.Kind, Raw: cloneRaw(b)}
+	*r = Reason(p)
+	r.Raw = cloneRaw(b)
 	return nil
 }
 
-// MarshalJSON writes Raw when there is one, else {"kind":...}.
+// MarshalJSON writes Raw when there is one, else the typed members.
 func (r Reason) MarshalJSON() ([]byte, error) {
 	if len(r.Raw) > 0 {
 		return r.Raw, nil
 	}
-	return json.Marshal(struct {
-		Kind string `json:"kind"`
-	}{r.Kind})
+	type plain Reason
+	return json.Marshal(plain(r))
 }
 
 // ListDecisionsParams filters GET /decisions. Zero fields are not sent.

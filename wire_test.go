@@ -18,7 +18,10 @@ var t0 = time.UnixMilli(1763700000000).UTC()
 
 func f64(v float64) *float64 { return &v }
 
-var agent1Reasons = []Reason{{Kind: "tagWeight"}, {Kind: "tagWeight"}}
+var agent1Reasons = []Reason{
+	{Kind: ReasonTagWeight, Tag: "english", Weight: 100},
+	{Kind: ReasonTagWeight, Tag: "billing", Weight: 50},
+}
 
 // wireCases calls each operation the way a user would and says what the
 // decoded answer must be. The request sent and the answer served come from

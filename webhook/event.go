@@ -285,5 +285,5 @@ func (m millis) time() time.Time {
 	if !m.set {
 		return time.Time{}
 	}
-	return time.UnixMilli(m.ms)
+	return time.UnixMilli(m.ms).UTC() // UTC, like the client, so one instant prints one way
 }

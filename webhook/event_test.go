@@ -204,3 +204,22 @@ func mustParse(t *testing.T, body string) Event {
 	}
 	return ev
 }
+
+// The client decodes wire times as UTC; events do too, so one instant prints
+// the same whichever package it came from.
+func TestEventTimesAreUTC(t *testing.T) {
+	ev, err := ParseEvent([]byte(`{"event":"task.matched","id":"evt_1","createdAt":1763700000123,` +
+		`"taskId":"t1","workerId":"w1","matchedAt":1763700000123,"expiresAt":1763700060123}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ev.TaskMatched()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string]time.Time{"CreatedAt": ev.CreatedAt, "MatchedAt": m.MatchedAt, "ExpiresAt": m.ExpiresAt} {
+		if got.Location() != time.UTC {
+			t.Errorf("%s location = %v, want UTC", name, got.Location())
+		}
+	}
+}
