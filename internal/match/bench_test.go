@@ -16,9 +16,12 @@ func benchConfig() Config { return Config{OfferTimeout: time.Hour} }
 
 // The scale benchmarks follow issue 4: tags Zipf-distributed over 300 names, workers with
 // 3-8 tags, tasks with 1-3 tags, a fixed seed. They report per-operation latency
-// percentiles (measured around each engine call) and memory per queued task.
+// percentiles (measured around each engine call) and memory per queued task, and fail
+// when a sampled choice differs from a brute-force scan. With TASKROUTING_BENCH_STRICT=1
+// the 10k cases also fail above the DESIGN §7 targets (p50 20 µs, p99 100 µs).
 //
 //	go test -run '^$' -bench '^BenchmarkScale$/^10k-workers-100k-tasks$' -benchtime 20000x ./internal/match/
+//	TASKROUTING_BENCH_STRICT=1 go test -run '^$' -bench '^BenchmarkScale$/^10k-workers-100k-tasks$' -benchtime 20000x ./internal/match/
 //	TASKROUTING_LONG=1 go test -run '^$' -bench '^BenchmarkScale$/^100k-workers-1M-tasks$' -benchtime 20000x -timeout 40m ./internal/match/
 
 const benchTags = 300
@@ -90,14 +93,29 @@ func loadScale(tb testing.TB, workers, queued int) (*Engine, *workload, float64)
 	return e, wl, float64(after.HeapAlloc-before.HeapAlloc) / float64(len(e.tasks))
 }
 
-func benchReady(b *testing.B, workers, queued int, fullScan bool) {
-	e, wl := loadReady(b, workers, queued)
-	e.fullScan = fullScan
-	lat := make(latencies, 0, 1<<16)
-	matched := 0
+// oracleEvery is how often a benchmark checks the engine's choice against a brute-force
+// scan (outside the timer): often enough that a wrong result fails the run, rarely
+// enough that the scans do not dominate it.
+const oracleEvery = 97
+
+// oracleTaskEvery is oracleEvery for a freed slot, whose scan reads every task (about
+// 40 ms at 100,000 tasks).
+const oracleTaskEvery = 997
+
+// benchCreate measures CreateTask on a loaded engine and fails when the engine's choice
+// differs from a brute-force scan of every worker.
+func benchCreate(b *testing.B, e *Engine, wl *workload) (lat latencies, matched int) {
+	lat = make(latencies, 0, 1<<16)
 	for b.Loop() {
 		in := wl.task()
 		now := wl.tick()
+		var want string
+		check := len(lat)%oracleEvery == 0
+		if check {
+			b.StopTimer()
+			want = oracleBestWorker(b, e, in.Tags)
+			b.StartTimer()
+		}
 		start := time.Now()
 		res, err := e.CreateTask(now, in)
 		lat = append(lat, time.Since(start))
@@ -105,12 +123,91 @@ func benchReady(b *testing.B, workers, queued int, fullScan bool) {
 			b.Fatal(err)
 		}
 		matched += len(res.Decisions)
+		if check {
+			got := ""
+			if len(res.Decisions) > 0 {
+				got = res.Decisions[0].WorkerID
+			}
+			if got != want {
+				b.Fatalf("task %s %v went to %q; a scan of every worker picks %q", in.ID, in.Tags, got, want)
+			}
+		}
 	}
-	lat.report(b)
+	return lat, matched
+}
+
+func benchReady(b *testing.B, workers, queued int, fullScan bool) {
+	e, wl := loadReady(b, workers, queued)
+	e.fullScan = fullScan
+	lat, matched := benchCreate(b, e, wl)
+	lat.report(b, !fullScan)
 	b.ReportMetric(float64(matched)/float64(len(lat)), "matched/op")
 	if matched == 0 {
 		b.Fatal("no create was matched: the workload is not measuring matching")
 	}
+}
+
+// oracleBestWorker returns the worker best-match must choose for a new task with these
+// tags, by scanning every worker with rules written apart from the engine's: available,
+// not on a break, below the cap, carries every tag; then most tags (every weight is 1),
+// fewer pending offers, longest idle, lowest id. The scale workloads have no routing
+// weights, vetoes, thresholds or learning; it fails the benchmark if that ever changes.
+func oracleBestWorker(b *testing.B, e *Engine, tags []string) string {
+	var best *worker
+	for _, w := range e.workers {
+		if len(w.weights) > 0 || len(w.stats) > 0 {
+			b.Fatalf("worker %s has weights or learning, which the oracle does not model", w.id)
+		}
+		limit := e.cfg.DefaultMaxBacklog
+		if w.maxBack != nil {
+			limit = *w.maxBack
+		}
+		if !w.available || w.onBreak || len(w.pending) >= limit {
+			continue
+		}
+		carriesAll := true
+		for _, tag := range tags {
+			carriesAll = carriesAll && slices.Contains(w.tags, tag)
+		}
+		if !carriesAll {
+			continue
+		}
+		if best == nil || len(w.pending) < len(best.pending) ||
+			len(w.pending) == len(best.pending) && (w.lastMatch < best.lastMatch || w.lastMatch == best.lastMatch && w.id < best.id) {
+			best = w
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return best.id
+}
+
+// oracleFirstTask returns the queued task a worker freeing a slot must get: the first in
+// queue order (priority, first queued, id) whose tags it all carries, by scanning every
+// task.
+func oracleFirstTask(e *Engine, w *worker) string {
+	var first *task
+	for _, t := range e.tasks {
+		if t.status != StatusQueued || len(t.vetoed) > 0 || len(t.rejected) > 0 {
+			continue
+		}
+		carriesAll := true
+		for _, tag := range t.tagsIn {
+			carriesAll = carriesAll && slices.Contains(w.tags, tag)
+		}
+		if !carriesAll {
+			continue
+		}
+		if first == nil || t.priority > first.priority ||
+			t.priority == first.priority && (t.queued < first.queued || t.queued == first.queued && t.id < first.id) {
+			first = t
+		}
+	}
+	if first == nil {
+		return ""
+	}
+	return first.id
 }
 
 // loadReady builds the opposite case: every worker online with room to spare, and the
@@ -139,15 +236,29 @@ func loadReady(tb testing.TB, workers, queued int) (*Engine, *workload) {
 // latencies collects per-operation durations and reports their percentiles.
 type latencies []time.Duration
 
-func (l latencies) report(b *testing.B) {
+// The DESIGN §7 targets for one create-and-match or one freed slot at 10,000 workers and
+// 100,000 queued tasks. With TASKROUTING_BENCH_STRICT=1 a benchmark above them fails;
+// by default they are only reported, because a shared or loaded machine moves the tail.
+const (
+	targetP50 = 20.0  // µs
+	targetP99 = 100.0 // µs
+)
+
+// report sorts the latencies, reports their percentiles and, with target set and
+// TASKROUTING_BENCH_STRICT=1, fails the benchmark above the targets.
+func (l latencies) report(b *testing.B, target bool) {
 	if len(l) == 0 {
 		return
 	}
 	slices.Sort(l)
 	pct := func(p float64) float64 { return float64(l[int(p*float64(len(l)-1))].Nanoseconds()) / 1e3 }
-	b.ReportMetric(pct(0.50), "p50-µs")
-	b.ReportMetric(pct(0.99), "p99-µs")
+	p50, p99 := pct(0.50), pct(0.99)
+	b.ReportMetric(p50, "p50-µs")
+	b.ReportMetric(p99, "p99-µs")
 	b.ReportMetric(pct(1.0), "max-µs")
+	if target && os.Getenv("TASKROUTING_BENCH_STRICT") == "1" && (p50 > targetP50 || p99 > targetP99) {
+		b.Errorf("p50 %.1f µs, p99 %.1f µs: above the targets (%.0f, %.0f µs)", p50, p99, targetP50, targetP99)
+	}
 }
 
 func queuedCount(e *Engine) int {
@@ -175,20 +286,8 @@ func BenchmarkScale(b *testing.B) {
 			b.Run("create-and-match", func(b *testing.B) {
 				e, wl, perTask := loadScale(b, size.workers, size.queued)
 				queued := queuedCount(e)
-				lat := make(latencies, 0, 1<<16)
-				matched := 0
-				for b.Loop() {
-					in := wl.task()
-					now := wl.tick()
-					start := time.Now()
-					res, err := e.CreateTask(now, in)
-					lat = append(lat, time.Since(start))
-					if err != nil {
-						b.Fatal(err)
-					}
-					matched += len(res.Decisions)
-				}
-				lat.report(b)
+				lat, matched := benchCreate(b, e, wl)
+				lat.report(b, !size.long)
 				b.ReportMetric(float64(matched)/float64(len(lat)), "matched/op")
 				b.ReportMetric(perTask, "heap-B/task")
 				b.ReportMetric(float64(queued), "queued")
@@ -216,6 +315,13 @@ func BenchmarkScale(b *testing.B) {
 					}
 					taskID := w.pending[0].id
 					now := wl.tick()
+					var want string
+					check := len(lat)%oracleTaskEvery == 0
+					if check {
+						b.StopTimer()
+						want = oracleFirstTask(e, w)
+						b.StartTimer()
+					}
 					start := time.Now()
 					res, err := e.Accept(now, taskID, w.id)
 					lat = append(lat, time.Since(start))
@@ -223,8 +329,17 @@ func BenchmarkScale(b *testing.B) {
 						b.Fatal(err)
 					}
 					matched += len(res.Decisions)
+					if check {
+						var got []string
+						for _, d := range res.Decisions {
+							got = append(got, d.TaskID+" to "+d.WorkerID)
+						}
+						if want == "" || !slices.Equal(got, []string{want + " to " + w.id}) {
+							b.Fatalf("worker %s freed a slot: offers %v; a scan of every task picks %q", w.id, got, want)
+						}
+					}
 				}
-				lat.report(b)
+				lat.report(b, !size.long)
 				b.ReportMetric(float64(matched)/float64(len(lat)), "matched/op")
 				if matched != len(lat) {
 					b.Fatalf("%d of %d freed slots were not refilled from the queue", len(lat)-matched, len(lat))

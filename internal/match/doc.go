@@ -30,20 +30,42 @@
 //
 //   - Ready workers (available, not on a break, below their cap) sit in one heap per tag
 //     they carry literally, ordered by an upper bound of their score per task tag, then
-//     the best-match tie-breaks. A new task in best-match mode walks the heap of its
-//     rarest tag best-first and stops when no later worker can win: with equal workers it
-//     looks at a handful (plus up to Config.MaxCandidates for the explanation); at worst
-//     it visits every ready carrier of that tag. Other modes and any-tag mode scan the
-//     ready carriers (of every task tag in any-tag mode).
+//     the best-match tie-breaks. Each heap entry carries a copy of those fields and a
+//     64-bit mask of the worker's tags, so sifting and walking compare entries in place.
+//     A new task in best-match mode walks the heap of its rarest tag (fewest ready
+//     carriers) best-first and stops when no later worker can win: with equal workers it
+//     looks at a handful, plus up to Config.MaxCandidates for the explanation. A carrier
+//     whose mask lacks a task tag is skipped without touching the worker, but the walk
+//     still visits every ready carrier of the rarest tag before the first eligible one,
+//     and all of them when none is eligible (a no-match create). Other modes and any-tag
+//     mode scan the ready carriers (of every task tag in any-tag mode).
+//   - A worker's offer, accept or expiry re-sifts its entry in each of its tags' heaps:
+//     O(tags × log ready carriers).
 //   - Workers carrying tags through `prefix*` weights are also kept in one list that every
 //     new task scans: cost O(ready pattern workers) per task.
+//   - Workers that are not ready sit in a list per tag, so a decision can name up to
+//     min(MaxCandidates/5, 3) of them (unavailable, onBreak, backlogFull) by reading the
+//     head of its task tags' lists: O(candidates shown × task tags), never a worker scan.
+//     Pattern-only carriers are not listed there.
 //   - Queued tasks are grouped by (tag set, skill thresholds); each group is a heap in
 //     task order. A worker that gains capacity looks up the groups whose tag set is a
 //     subset of its tags (one map lookup per subset up to the largest queued set), or walks
 //     the groups keyed under its tags when that is fewer; pattern workers walk the groups
 //     keyed under every tag their patterns match. Inside a group only tasks that veto or
-//     were rejected by the worker are skipped over.
+//     were rejected by the worker are skipped over. A task created while nothing else is
+//     waiting to be matched is decided before it is queued, so one matched at once never
+//     makes and drops a group.
 //   - Offer deadlines live in one heap; NextDeadline is O(1).
-//   - Decisions keep the newest Config.DecisionRetention; Tasks pages in creation order
-//     and costs the tasks scanned from the cursor.
+//   - A decision explains up to Config.MaxCandidates workers: each is checked again with
+//     its reasons, into reused buffers, then copied out in one allocation for candidates
+//     and one for reasons. The newest Config.DecisionRetention decisions are kept in a
+//     compact form (reason tags as interned ids, kinds as codes, no pointers in reasons),
+//     about a third of the bytes of the exported form; Decisions rebuilds them. Tasks pages in
+//     creation order and costs the tasks scanned from the cursor.
+//
+// At 10,000 workers and 100,000 queued tasks (BenchmarkScale, a loaded 2-core machine):
+// a create that matches (workers idle) takes about 16-18 µs at the median, p99 about
+// 100-160 µs, most of the tail being page faults and garbage collection from the
+// ~9 KiB each decision allocates; a create that cannot match about 2 µs; a freed slot
+// refilled from the queue about 20-25 µs. See bench_test.go for the commands.
 package match

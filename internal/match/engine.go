@@ -28,6 +28,7 @@ type Engine struct {
 	ready    []readyHeap       // by tag id: ready workers carrying it literally
 	readyPat posSet[*worker]   // ready workers with a positive pattern weight
 	all      []posSet[*worker] // by tag id: every worker carrying it literally
+	waiting  []posSet[*worker] // by tag id: indexed workers carrying it literally, not ready
 	allPat   posSet[*worker]   // every worker with a positive pattern weight
 
 	tasks    map[string]*task
@@ -48,7 +49,7 @@ type Engine struct {
 	dirtyTasks   []*task
 	dirtyWorkers []*worker
 
-	decisions  []Decision // retained, oldest first
+	decisions  []storedDecision // retained, oldest first
 	decByWork  map[string][]uint64
 	learnOuts  int
 	learnPairs int
@@ -60,6 +61,8 @@ type Engine struct {
 	keyBuf   []byte
 	frontier []int32
 	scan     scanResult
+	reasons  []Reason   // a decision's reasons while it is built
+	marks    []candMark // a decision's candidates while it is built
 }
 
 // worker is the engine's state for one worker.
@@ -86,6 +89,7 @@ type worker struct {
 	lit      map[int32]float64 // exact weights by tag id
 	patterns []pattern         // longest prefix first
 	posPat   bool              // has a positive pattern: carries tags by pattern
+	mask     uint64            // tagMask: a cheap test for a missing tag
 
 	stats map[int32]*stat
 
@@ -95,6 +99,8 @@ type worker struct {
 	idxTags  []int32 // carried tags it is indexed under
 	readyPos []int32
 	allPos   []int32
+	waitPos  []int32 // positions in Engine.waiting, by idxTags slot
+	isWait   bool    // in the waiting indexes
 	rPatPos  int32
 	aPatPos  int32
 	dirty    bool
@@ -255,6 +261,7 @@ func (e *Engine) intern(tag string) int32 {
 	e.tagNames = append(e.tagNames, tag)
 	e.ready = append(e.ready, readyHeap{})
 	e.all = append(e.all, posSet[*worker]{})
+	e.waiting = append(e.waiting, posSet[*worker]{})
 	e.tagUses = append(e.tagUses, 0)
 	e.byKeyTag = append(e.byKeyTag, posSet[*group]{})
 	e.keyTagPos = append(e.keyTagPos, -1)

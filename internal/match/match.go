@@ -281,10 +281,12 @@ func (e *Engine) better(a, b cand) bool {
 
 // scanResult keeps the best candidates of the last worker scan, for the decision.
 type scanResult struct {
-	task   *task
-	limit  int
-	top    []cand    // best first, at most limit
-	inelig []*worker // first ineligible workers seen, at most limit
+	task    *task
+	spec    spec
+	limit   int
+	top     []cand    // best first, at most limit
+	inelig  []*worker // first ineligible workers seen, at most limit
+	waiting []*worker // not-ready carriers picked for the decision
 }
 
 func (s *scanResult) reset(t *task, limit int) {
@@ -292,6 +294,8 @@ func (s *scanResult) reset(t *task, limit int) {
 	s.top = s.top[:0]
 	clear(s.inelig)
 	s.inelig = s.inelig[:0]
+	clear(s.waiting)
+	s.waiting = s.waiting[:0]
 }
 
 func (e *Engine) consider(s *scanResult, c cand) {
@@ -377,26 +381,22 @@ func (e *Engine) rarestTag(s *spec, size func(int32) int) (rarest int32, known b
 // bestWorker scans the ready candidates for t, leaves the best ones in e.scan and returns
 // the chosen worker (nil when none is eligible).
 func (e *Engine) bestWorker(t *task) *worker {
-	s := e.taskSpec(t)
 	sc := &e.scan
 	sc.reset(t, e.cfg.MaxCandidates)
+	// The spec lives in the engine's scratch so that handing it to the scans does not
+	// allocate.
+	sc.spec = e.taskSpec(t)
+	s := &sc.spec
 	if e.cfg.Mode == ModeBestMatch && !e.cfg.AnyTagEligibility && !e.fullScan {
-		if rarest, known := e.rarestTag(&s, func(id int32) int { return len(e.ready[id].items) }); known {
-			e.bestWorkerOrdered(t, &s, rarest, sc)
+		if rarest, known := e.rarestTag(s, func(id int32) int { return len(e.ready[id].items) }); known {
+			e.bestWorkerOrdered(s, rarest, sc)
 			if len(sc.top) == 0 {
 				return nil
 			}
 			return sc.top[0].w
 		}
 	}
-	e.eachCandidate(&s, true, func(w *worker) {
-		ok, score := e.check(w, &s, false, nil)
-		if ok {
-			e.consider(sc, cand{w: w, score: score})
-		} else if len(sc.inelig) < sc.limit {
-			sc.inelig = append(sc.inelig, w)
-		}
-	})
+	e.eachCandidate(s, true, func(w *worker) { e.examine(s, w, sc) })
 	if len(sc.top) == 0 {
 		return nil
 	}

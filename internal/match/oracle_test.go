@@ -184,7 +184,7 @@ func verifyInternal(e *Engine) error {
 	if len(e.dirtyTasks) > 0 || len(e.dirtyWorkers) > 0 {
 		return fmt.Errorf("dirty sets not empty after a command")
 	}
-	readyMembers := 0
+	readyMembers, waitMembers := 0, 0
 	for id, w := range e.workers {
 		if w.ready != e.isReady(w) {
 			return fmt.Errorf("worker %s ready flag %v, want %v", id, w.ready, e.isReady(w))
@@ -199,6 +199,23 @@ func verifyInternal(e *Engine) error {
 			if w.ready && (e.ready[tag].items[w.readyPos[i]].w != w || e.ready[tag].items[w.readyPos[i]].slot != int32(i)) {
 				return fmt.Errorf("worker %s missing from ready[%s]", id, e.tagNames[tag])
 			}
+			if w.ready && e.ready[tag].items[w.readyPos[i]] != entryOf(w, int32(i)) {
+				return fmt.Errorf("worker %s has a stale entry in ready[%s]", id, e.tagNames[tag])
+			}
+		}
+		if w.mask != tagMask(w) {
+			return fmt.Errorf("worker %s tag mask stale", id)
+		}
+		if w.isWait != !w.ready {
+			return fmt.Errorf("worker %s waiting flag %v, ready %v", id, w.isWait, w.ready)
+		}
+		for i, tag := range w.idxTags {
+			if w.isWait && e.waiting[tag].items[w.waitPos[i]] != w {
+				return fmt.Errorf("worker %s missing from waiting[%s]", id, e.tagNames[tag])
+			}
+		}
+		if w.isWait {
+			waitMembers += len(w.idxTags)
 		}
 		if w.ready {
 			readyMembers += len(w.idxTags)
@@ -223,6 +240,13 @@ func verifyInternal(e *Engine) error {
 	}
 	if n != readyMembers {
 		return fmt.Errorf("ready index has %d entries, want %d", n, readyMembers)
+	}
+	n = 0
+	for _, ws := range e.waiting {
+		n += len(ws.items)
+	}
+	if n != waitMembers {
+		return fmt.Errorf("waiting index has %d entries, want %d", n, waitMembers)
 	}
 	queued, pending := 0, 0
 	for _, t := range e.tasks {

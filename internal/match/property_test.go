@@ -54,6 +54,7 @@ type propRun struct {
 	terminal map[string]Status
 	lastSeq  uint64
 	log      strings.Builder // every event and decision, for the determinism test
+	decided  []Decision      // every decision as its command returned it
 	events   strings.Builder // every event alone
 }
 
@@ -330,6 +331,7 @@ func (p *propRun) logResult(name string, res Result, err error) {
 	for _, d := range res.Decisions {
 		fmt.Fprintf(&p.log, "  %+v\n", d)
 	}
+	p.decided = append(p.decided, res.Decisions...)
 }
 
 func TestPropertyInvariants(t *testing.T) {
@@ -373,6 +375,7 @@ func (p *propRun) run(n int) error {
 		// Fire due expiries first so a failing command can be checked to change nothing.
 		p.now = p.now.Add(time.Duration(p.rng.IntN(3000)) * time.Millisecond)
 		adv := p.e.Advance(p.now)
+		p.decided = append(p.decided, adv.Decisions...)
 		if err := p.apply(adv.Events); err != nil {
 			return fmt.Errorf("command %d advance: %w", i, err)
 		}

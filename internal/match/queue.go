@@ -143,7 +143,7 @@ func (e *Engine) offer(t *task, w *worker, d Decision, res *Result) {
 	w.lastMatch = e.now
 	w.matched = true
 	e.setReady(w)
-	e.record(&d)
+	e.record(&d, t)
 	res.Decisions = append(res.Decisions, d)
 	ev := e.taskEvent(res, EventTaskMatched, t, w.id)
 	ev.DecisionID = d.ID

@@ -3,13 +3,21 @@ package match
 import "math"
 
 // readyEntry is one ready worker in one tag's heap; slot is the index of that tag in the
-// worker's idxTags, where the worker keeps its position.
+// worker's idxTags, where the worker keeps its position. The entry carries copies of the
+// worker's ordering fields and tag mask so that sifting and walking a heap compare entries
+// in place instead of chasing a pointer per comparison (the pointer walk was most of a
+// match's cost at 10,000 workers). rekey refreshes the copies whenever the worker's
+// fields change; verifyInternal checks that they agree.
 type readyEntry struct {
-	w    *worker
-	slot int32
+	w         *worker
+	ub        float64
+	lastMatch int64
+	mask      uint64
+	pending   int32
+	slot      int32
 }
 
-// readyHeap holds the ready workers carrying one tag, ordered by readyBefore: the upper
+// readyHeap holds the ready workers carrying one tag, ordered by entryBefore: the upper
 // bound of their score per task tag, then the best-match tie-breaks. Best-match walks it
 // best-first and stops as soon as no later worker can win (see bestWorkerOrdered); the
 // other modes just scan its items.
@@ -17,22 +25,44 @@ type readyHeap struct {
 	items []readyEntry
 }
 
-// readyBefore orders ready workers: higher score bound first, then fewer pending offers,
+func entryOf(w *worker, slot int32) readyEntry {
+	return readyEntry{w: w, ub: w.ub, lastMatch: w.lastMatch, mask: w.mask, pending: int32(len(w.pending)), slot: slot}
+}
+
+// entryBefore orders ready workers: higher score bound first, then fewer pending offers,
 // then longest idle, then id, which is better's order among equal scores.
-func readyBefore(a, b *worker) bool {
+func entryBefore(a, b *readyEntry) bool {
 	if a.ub != b.ub {
 		return a.ub > b.ub
 	}
-	if la, lb := len(a.pending), len(b.pending); la != lb {
-		return la < lb
+	if a.pending != b.pending {
+		return a.pending < b.pending
 	}
 	if a.lastMatch != b.lastMatch {
 		return a.lastMatch < b.lastMatch
 	}
-	return a.id < b.id
+	return a.w.id < b.w.id
 }
 
-func (h *readyHeap) less(i, j int) bool { return readyBefore(h.items[i].w, h.items[j].w) }
+// tagBit is a tag's bit in a 64-bit mask. A worker's mask has the bits of every tag it
+// carries literally, so a task bit missing from it proves a missing tag without touching
+// the worker; a shared bit proves nothing (ids collide modulo 64).
+func tagBit(id int32) uint64 { return 1 << (uint32(id) & 63) }
+
+// tagMask is the mask of the tags a worker carries; a worker that carries tags through a
+// positive pattern may carry any tag, so its mask has every bit.
+func tagMask(w *worker) uint64 {
+	if w.posPat {
+		return math.MaxUint64
+	}
+	var m uint64
+	for _, id := range w.carried {
+		m |= tagBit(id)
+	}
+	return m
+}
+
+func (h *readyHeap) less(i, j int) bool { return entryBefore(&h.items[i], &h.items[j]) }
 
 func (h *readyHeap) swap(i, j int) {
 	h.items[i], h.items[j] = h.items[j], h.items[i]
@@ -41,7 +71,7 @@ func (h *readyHeap) swap(i, j int) {
 }
 
 func (h *readyHeap) add(w *worker, slot int32) {
-	h.items = append(h.items, readyEntry{w: w, slot: slot})
+	h.items = append(h.items, entryOf(w, slot))
 	i := len(h.items) - 1
 	w.readyPos[slot] = int32(i)
 	h.up(i)
@@ -65,35 +95,53 @@ func (h *readyHeap) fix(i int) {
 	}
 }
 
+// up and down move the entry at i with a hole instead of swaps: each entry that moves
+// is written once, and so is its worker's position, which is the costly write (a pointer
+// chase per entry moved).
 func (h *readyHeap) up(i int) {
+	it := h.items[i]
+	start := i
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h.less(i, p) {
-			return
+		if !entryBefore(&it, &h.items[p]) {
+			break
 		}
-		h.swap(i, p)
+		h.place(i, h.items[p])
 		i = p
+	}
+	if i != start {
+		h.place(i, it)
 	}
 }
 
 func (h *readyHeap) down(i int) bool {
+	it := h.items[i]
 	start := i
+	n := len(h.items)
 	for {
 		l := 2*i + 1
-		if l >= len(h.items) {
+		if l >= n {
 			break
 		}
 		m := l
-		if r := l + 1; r < len(h.items) && h.less(r, l) {
+		if r := l + 1; r < n && entryBefore(&h.items[r], &h.items[l]) {
 			m = r
 		}
-		if !h.less(m, i) {
+		if !entryBefore(&h.items[m], &it) {
 			break
 		}
-		h.swap(i, m)
+		h.place(i, h.items[m])
 		i = m
 	}
+	if i != start {
+		h.place(i, it)
+	}
 	return i > start
+}
+
+func (h *readyHeap) place(i int, it readyEntry) {
+	h.items[i] = it
+	it.w.readyPos[it.slot] = int32(i)
 }
 
 // updateBound recomputes w's score bound per task tag: its largest weight (1 for a plain
@@ -121,51 +169,59 @@ func (e *Engine) rekey(w *worker) {
 		return
 	}
 	for i, tag := range w.idxTags {
-		e.ready[tag].fix(int(w.readyPos[i]))
+		h := &e.ready[tag]
+		pos := int(w.readyPos[i])
+		h.items[pos] = entryOf(w, int32(i))
+		h.fix(pos)
 	}
 }
 
 // bestWorkerOrdered is bestWorker for best-match in all-tags mode: it walks the ready
 // carriers of the rarest tag best-first and stops once the next worker's bound
 // (tags × ub) cannot beat the best found, so with many equal workers it looks at a handful
-// instead of all. It still examines up to MaxCandidates workers for the explanation.
-func (e *Engine) bestWorkerOrdered(t *task, s *spec, rarest int32, sc *scanResult) {
-	examine := func(w *worker) {
-		ok, score := e.check(w, s, false, nil)
-		if ok {
-			e.consider(sc, cand{w: w, score: score})
-		} else if len(sc.inelig) < sc.limit {
-			sc.inelig = append(sc.inelig, w)
-		}
-	}
+// instead of all. It still examines up to MaxCandidates workers for the explanation. A
+// worker whose tag mask lacks a task tag is ineligible for certain and costs no more than
+// its heap entry.
+func (e *Engine) bestWorkerOrdered(s *spec, rarest int32, sc *scanResult) {
 	for _, w := range e.readyPat.items {
 		if !hasID(w.carried, rarest) {
-			examine(w)
+			e.examine(s, w, sc)
 		}
 	}
 	h := e.ready[rarest].items
 	if len(h) == 0 {
 		return
 	}
+	var need uint64
+	for _, id := range s.tags {
+		need |= tagBit(id)
+	}
 	n := float64(len(s.tags))
 	examined := 0
-	// canStop: no worker at or after w in the heap order can beat the best found.
-	canStop := func(w *worker) bool {
+	var bestKey readyEntry
+	// canStop: no worker at or after it in the heap order can beat the best found.
+	canStop := func(it *readyEntry) bool {
 		if len(sc.top) == 0 {
 			return false
 		}
 		best := sc.top[0]
-		bound := n * w.ub
+		bound := n * it.ub
 		if bound < best.score*(1-1e-9) {
 			return true
 		}
+		if it.ub != 1 || bound != best.score {
+			return false
+		}
 		// A worker with bound 1 per tag scores at most n exactly (sums of weights <= 1
-		// round down), so on an exact tie the tie-breaks decide, and readyBefore already
+		// round down), so on an exact tie the tie-breaks decide, and entryBefore already
 		// orders those.
-		return w.ub == 1 && bound == best.score && readyBefore(best.w, w)
+		if bestKey.w != best.w {
+			bestKey = entryOf(best.w, 0)
+		}
+		return entryBefore(&bestKey, it)
 	}
 	fr := e.frontier[:0]
-	less := func(a, b int32) bool { return readyBefore(h[a].w, h[b].w) }
+	less := func(a, b int32) bool { return entryBefore(&h[a], &h[b]) }
 	push := func(i int32) {
 		if int(i) >= len(h) {
 			return
@@ -206,17 +262,33 @@ func (e *Engine) bestWorkerOrdered(t *task, s *spec, rarest int32, sc *scanResul
 	stopped := false
 	for len(fr) > 0 {
 		i := pop()
-		w := h[i].w
-		if !stopped && canStop(w) {
+		it := &h[i]
+		if !stopped && canStop(it) {
 			stopped = true
 		}
 		if stopped && examined >= sc.limit {
 			break
 		}
-		examine(w)
+		if need&^it.mask != 0 {
+			if len(sc.inelig) < sc.limit {
+				sc.inelig = append(sc.inelig, it.w)
+			}
+		} else {
+			e.examine(s, it.w, sc)
+		}
 		examined++
 		push(2*i + 1)
 		push(2*i + 2)
 	}
 	e.frontier = fr
+}
+
+// examine checks one candidate and keeps it among the best or the first ineligible ones.
+func (e *Engine) examine(s *spec, w *worker, sc *scanResult) {
+	ok, score := e.check(w, s, false, nil)
+	if ok {
+		e.consider(sc, cand{w: w, score: score})
+	} else if len(sc.inelig) < sc.limit {
+		sc.inelig = append(sc.inelig, w)
+	}
 }

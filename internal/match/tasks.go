@@ -95,8 +95,19 @@ func (e *Engine) CreateTask(now time.Time, in TaskInput) (Result, error) {
 	}
 	e.tasks[t.id] = t
 	e.taskList = append(e.taskList, t)
-	e.enqueue(t)
-	e.markTask(t)
+	if len(e.dirtyTasks) > 0 || len(e.dirtyWorkers) > 0 {
+		e.enqueue(t)
+		e.markTask(t)
+		return e.finish(res), nil
+	}
+	// Everything else is at a fixed point, so the new task is the only possible match and
+	// settle would do exactly this. Deciding before enqueueing spares a task matched at
+	// once the churn of its group (often a new one) being made and dropped again.
+	if w := e.bestWorker(t); w != nil {
+		e.offer(t, w, e.decide(t), res)
+	} else {
+		e.enqueue(t)
+	}
 	return e.finish(res), nil
 }
 

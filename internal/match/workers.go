@@ -151,6 +151,7 @@ func (e *Engine) derive(w *worker) {
 	})
 	slices.Sort(w.carried)
 	w.carried = slices.Compact(w.carried)
+	w.mask = tagMask(w)
 }
 
 // isReady: the worker may receive a new offer now.
@@ -179,6 +180,7 @@ func (e *Engine) reindex(w *worker) {
 
 // setReady moves a worker in or out of the ready indexes only (its tags are unchanged).
 func (e *Engine) setReady(w *worker) {
+	defer e.syncWaiting(w)
 	want := e.isReady(w)
 	if want == w.ready {
 		// Callers change pending counts and idle times, which order the ready heaps.
@@ -214,8 +216,45 @@ func (e *Engine) unready(w *worker) {
 	w.ready = false
 }
 
+// syncWaiting keeps an indexed worker that is not ready in the waiting lists of its tags,
+// so that a decision can name a few such carriers (unavailable, on a break, at the cap)
+// without scanning every worker.
+func (e *Engine) syncWaiting(w *worker) {
+	want := w.indexed && !w.ready
+	if want == w.isWait {
+		return
+	}
+	if !want {
+		e.unwait(w)
+		return
+	}
+	w.waitPos = slices.Grow(w.waitPos[:0], len(w.idxTags))[:len(w.idxTags)]
+	for i, tag := range w.idxTags {
+		e.waiting[tag].add(w, &w.waitPos[i])
+	}
+	w.isWait = true
+}
+
+func (e *Engine) unwait(w *worker) {
+	if !w.isWait {
+		return
+	}
+	for i, tag := range w.idxTags {
+		e.waiting[tag].remove(w.waitPos[i], waitSlot(tag))
+	}
+	w.isWait = false
+}
+
+func waitSlot(tag int32) func(*worker) *int32 {
+	return func(x *worker) *int32 {
+		i, _ := slices.BinarySearch(x.idxTags, tag)
+		return &x.waitPos[i]
+	}
+}
+
 func (e *Engine) unindex(w *worker) {
 	e.unready(w)
+	e.unwait(w)
 	if !w.indexed {
 		return
 	}
