@@ -189,7 +189,8 @@ type TaskPage struct {
 // AssignTaskParams is the body of POST /tasks/{id}/assign.
 type AssignTaskParams struct {
 	WorkerID string `json:"workerId"`
-	// Force assigns even when the worker's backlog is full.
+	// Force assigns even when the worker's backlog is full. It overrides
+	// nothing else: vetoes, rejections and skills still apply.
 	Force bool `json:"force,omitempty"`
 }
 
@@ -317,7 +318,9 @@ func (s *TasksService) Cancel(ctx context.Context, taskID string, opts ...Reques
 }
 
 // Assign offers a task to a chosen worker: POST /tasks/{id}/assign.
-// Without Force a full backlog is ErrBacklogFull.
+// The worker must be eligible for the task except for capacity: a vetoed,
+// rejecting, unavailable or unqualified worker is ErrInvalidState. Without
+// Force a full backlog is ErrBacklogFull; Force lets the offer exceed it.
 func (s *TasksService) Assign(ctx context.Context, taskID string, p AssignTaskParams, opts ...RequestOption) (*Assignment, error) {
 	if err := checkID("taskID", taskID); err != nil {
 		return nil, err

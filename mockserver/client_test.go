@@ -106,7 +106,7 @@ func TestClientAgainstServer(t *testing.T) {
 	rej, err := c.Decisions.Reject(ctx, "task_9aa3", "agent_1")
 	require.NoError(t, err)
 	assert.Equal(t, taskrouting.TaskStatusQueued, rej.Status)
-	_, err = c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_2", Tags: []string{"english", "spanish"}, Available: taskrouting.Ptr(true)})
+	_, err = c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_2", Tags: []string{"english", "billing"}, MaxBacklogSize: taskrouting.Ptr(0), Available: taskrouting.Ptr(true)})
 	require.NoError(t, err)
 	as, err := c.Tasks.Assign(ctx, "task_9aa3", taskrouting.AssignTaskParams{WorkerID: "agent_2", Force: true})
 	require.NoError(t, err)

@@ -155,6 +155,8 @@ func stateMessage(se *match.StateError) string {
 		return fmt.Sprintf("cannot %s task %s: it is not offered to worker %s", se.Op, se.TaskID, se.WorkerID)
 	case match.StateNotAcceptingWorker:
 		return fmt.Sprintf("cannot %s task %s: it was not accepted by worker %s", se.Op, se.TaskID, se.WorkerID)
+	case match.StateWorkerNotEligible:
+		return fmt.Sprintf("cannot %s task %s: worker %s is not eligible for it (%s)", se.Op, se.TaskID, se.WorkerID, se.Rule)
 	default:
 		return fmt.Sprintf("cannot %s task %s: its status is %s", se.Op, se.TaskID, se.Status)
 	}

@@ -5,9 +5,10 @@ import (
 	"time"
 )
 
-// Assign offers a queued or pending task to a chosen worker (POST /tasks/{id}/assign),
-// bypassing eligibility: it is an operator's override. Without force a worker at its cap is
-// ErrBacklogFull; with force the worker may go over its cap. Result.PreviousWorkerID names
+// Assign offers a queued or pending task to a chosen worker (POST /tasks/{id}/assign). It is
+// a directed offer, not a way around the routing rules: the worker must be eligible in every
+// way but capacity (a StateError with StateWorkerNotEligible names the rule otherwise).
+// Without force a worker at its cap is ErrBacklogFull; with force the worker may go over it. Result.PreviousWorkerID names
 // the worker the offer was taken from (task.released); assigning to the worker that holds
 // the offer changes nothing.
 func (e *Engine) Assign(now time.Time, taskID, workerID string, force bool) (Result, error) {
@@ -27,6 +28,9 @@ func (e *Engine) Assign(now time.Time, taskID, workerID string, force bool) (Res
 		res.PreviousWorkerID = workerID
 		return e.finish(res), nil
 	}
+	if rule := e.assignBlocker(t, w); rule != "" {
+		return e.fail(res, &StateError{Op: "assign", TaskID: taskID, WorkerID: workerID, Status: t.status, Reason: StateWorkerNotEligible, Rule: rule})
+	}
 	if !force && len(w.pending) >= e.capOf(w) {
 		return e.fail(res, &backlogFullError{id: workerID})
 	}
@@ -41,6 +45,26 @@ func (e *Engine) Assign(now time.Time, taskID, workerID string, force bool) (Res
 	e.offer(t, w, d, res)
 	t.manual = true
 	return e.finish(res), nil
+}
+
+// assignBlocker names the first rule other than capacity that keeps w from t, or "". The
+// service promises that vetoed, rejecting, unavailable and unqualified workers never get a
+// task (DESIGN §2.4, §7); an assignment is an offer like any other, so it keeps that promise
+// and only force may stretch the cap.
+func (e *Engine) assignBlocker(t *task, w *worker) ReasonKind {
+	s := e.taskSpec(t)
+	var reasons []Reason
+	if ok, _ := e.check(w, &s, true, &reasons); ok {
+		return ""
+	}
+	for _, r := range reasons {
+		switch r.Kind {
+		case ReasonTagWeight, ReasonLearningBoost, ReasonLoadPenalty, ReasonBacklogFull:
+			continue // not a refusal, or the one force may override
+		}
+		return r.Kind
+	}
+	return ""
 }
 
 // SetPriority changes a non-terminal task's priority (PATCH /tasks/{id}); a queued task

@@ -46,6 +46,9 @@ const (
 	StateNotOfferedWorker StateReason = "not_offered_worker"
 	// StateNotAcceptingWorker: complete by a worker that did not accept the task.
 	StateNotAcceptingWorker StateReason = "not_accepting_worker"
+	// StateWorkerNotEligible: assign to a worker a matching rule other than capacity
+	// keeps from the task; StateError.Rule names the rule.
+	StateWorkerNotEligible StateReason = "worker_not_eligible"
 )
 
 // StateError is a refused transition. It matches ErrInvalidState.
@@ -55,6 +58,7 @@ type StateError struct {
 	WorkerID string
 	Status   Status // the task's status when refused
 	Reason   StateReason
+	Rule     ReasonKind // with StateWorkerNotEligible: the rule that refused, e.g. "vetoed"
 }
 
 func (e *StateError) Error() string {
@@ -63,6 +67,8 @@ func (e *StateError) Error() string {
 		return fmt.Sprintf("match: %s task %q: not offered to worker %q", e.Op, e.TaskID, e.WorkerID)
 	case StateNotAcceptingWorker:
 		return fmt.Sprintf("match: %s task %q: not accepted by worker %q", e.Op, e.TaskID, e.WorkerID)
+	case StateWorkerNotEligible:
+		return fmt.Sprintf("match: %s task %q: worker %q is not eligible (%s)", e.Op, e.TaskID, e.WorkerID, e.Rule)
 	default:
 		return fmt.Sprintf("match: %s task %q: status is %s", e.Op, e.TaskID, e.Status)
 	}

@@ -21,7 +21,10 @@ func TestRefusedCommands(t *testing.T) {
 		h.task("done", "a")
 		h.accept("done", "w2") // w2 holds no offer, w1 holds "pending"
 		h.complete("done", "w2")
-		h.workerIn(WorkerInput{ID: "full", Tags: []string{"z"}, MaxBacklogSize: ptr(0), Available: ptr(true)})
+		h.workerIn(WorkerInput{ID: "full", Tags: []string{"a", "z"}, MaxBacklogSize: ptr(0), Available: ptr(true)})
+		h.workerIn(WorkerInput{ID: "zonly", Tags: []string{"z"}, Available: ptr(true)})
+		h.workerIn(WorkerInput{ID: "off", Tags: []string{"a"}}) // new workers start unavailable
+		h.workerIn(WorkerInput{ID: "noA", Tags: []string{"a"}, RoutingWeights: map[string]float64{"a": 0}, Available: ptr(true)})
 		return h
 	}
 	tests := []struct {
@@ -44,6 +47,9 @@ func TestRefusedCommands(t *testing.T) {
 		{"cancel unknown", func(e *Engine, n time.Time) (Result, error) { return e.CancelTask(n, "nope") }, ErrNotFound, "", "task"},
 		{"assign accepted", func(e *Engine, n time.Time) (Result, error) { return e.Assign(n, "accepted", "w1", true) }, ErrInvalidState, StateWrongStatus, ""},
 		{"assign to full worker", func(e *Engine, n time.Time) (Result, error) { return e.Assign(n, "pending", "full", false) }, ErrBacklogFull, "", ""},
+		{"assign to unqualified worker, even forced", func(e *Engine, n time.Time) (Result, error) { return e.Assign(n, "pending", "zonly", true) }, ErrInvalidState, StateWorkerNotEligible, ""},
+		{"assign to unavailable worker", func(e *Engine, n time.Time) (Result, error) { return e.Assign(n, "pending", "off", true) }, ErrInvalidState, StateWorkerNotEligible, ""},
+		{"assign to a zero-weight worker", func(e *Engine, n time.Time) (Result, error) { return e.Assign(n, "pending", "noA", true) }, ErrInvalidState, StateWorkerNotEligible, ""},
 		{"assign to unknown worker", func(e *Engine, n time.Time) (Result, error) { return e.Assign(n, "pending", "ghost", false) }, ErrNotFound, "", "worker"},
 		{"priority of completed", func(e *Engine, n time.Time) (Result, error) { return e.SetPriority(n, "done", 3) }, ErrInvalidState, StateWrongStatus, ""},
 		{"duplicate task id", func(e *Engine, n time.Time) (Result, error) {

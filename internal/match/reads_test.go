@@ -67,9 +67,9 @@ func TestCandidatesAreBounded(t *testing.T) {
 func TestAssign(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.workerIn(WorkerInput{ID: "w1", Tags: []string{"a"}, Available: ptr(true)})
-	h.workerIn(WorkerInput{ID: "busy", Tags: []string{"b"}, MaxBacklogSize: ptr(1), Available: ptr(true)})
+	h.workerIn(WorkerInput{ID: "busy", Tags: []string{"a", "b"}, MaxBacklogSize: ptr(1), Available: ptr(true)})
 	h.task("t0", "b") // fills busy
-	h.task("t1", "a") // offered to w1
+	h.task("t1", "a") // offered to w1 (busy is full)
 
 	res := h.ok(h.e.Assign(h.step(), "t1", "w1", false))
 	if res.PreviousWorkerID != "w1" || len(res.Events) != 0 {
