@@ -96,7 +96,9 @@ type WorkerQueue struct {
 // WorkersService holds the worker operations. Use it as Client.Workers.
 type WorkersService struct{ c *Client }
 
-// Upsert creates or replaces a worker: POST /workers.
+// Upsert creates a worker, or updates one that exists: POST /workers.
+// On an update, fields left out (nil) keep their value. A new worker is
+// created unavailable unless Available is set to true.
 func (s *WorkersService) Upsert(ctx context.Context, p UpsertWorkerParams, opts ...RequestOption) (*WorkerRef, error) {
 	if p.ID == "." || p.ID == ".." {
 		return nil, checkID("UpsertWorkerParams.ID", p.ID)
