@@ -12,7 +12,7 @@ import (
 // the worker the offer was taken from (task.released); assigning to the worker that holds
 // the offer changes nothing.
 func (e *Engine) Assign(now time.Time, taskID, workerID string, force bool) (Result, error) {
-	res := e.begin(now)
+	res := e.begin(&Result{}, now)
 	t, err := e.lookupTask(taskID)
 	if err != nil {
 		return e.fail(res, err)
@@ -41,8 +41,8 @@ func (e *Engine) Assign(now time.Time, taskID, workerID string, force bool) (Res
 		ev := e.taskEvent(res, EventTaskReleased, t, prev.id)
 		ev.Reason = "reassigned"
 	}
-	d := e.assignDecision(t, w)
-	e.offer(t, w, d, res)
+	e.explainAssign(t, w)
+	e.offer(t, w, ModeAssign, res)
 	t.manual = true
 	return e.finish(res), nil
 }
@@ -70,7 +70,7 @@ func (e *Engine) assignBlocker(t *task, w *worker) ReasonKind {
 // SetPriority changes a non-terminal task's priority (PATCH /tasks/{id}); a queued task
 // moves to its new place in the order.
 func (e *Engine) SetPriority(now time.Time, taskID string, priority float64) (Result, error) {
-	res := e.begin(now)
+	res := e.begin(&Result{}, now)
 	t, err := e.lookupTask(taskID)
 	if err != nil {
 		return e.fail(res, err)

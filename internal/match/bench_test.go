@@ -122,11 +122,11 @@ func benchCreate(b *testing.B, e *Engine, wl *workload) (lat latencies, matched 
 		if err != nil {
 			b.Fatal(err)
 		}
-		matched += len(res.Decisions)
+		matched += len(res.DecisionIDs)
 		if check {
 			got := ""
-			if len(res.Decisions) > 0 {
-				got = res.Decisions[0].WorkerID
+			if len(res.DecisionIDs) > 0 {
+				got = decisionOf(b, e, res.DecisionIDs[0]).WorkerID
 			}
 			if got != want {
 				b.Fatalf("task %s %v went to %q; a scan of every worker picks %q", in.ID, in.Tags, got, want)
@@ -134,6 +134,16 @@ func benchCreate(b *testing.B, e *Engine, wl *workload) (lat latencies, matched 
 		}
 	}
 	return lat, matched
+}
+
+// decisionOf reads a decision the last command made back from the engine's log.
+func decisionOf(tb testing.TB, e *Engine, id string) Decision {
+	tb.Helper()
+	d, ok := e.Decision(id)
+	if !ok {
+		tb.Fatalf("decision %s of the last command is not retained", id)
+	}
+	return d
 }
 
 func benchReady(b *testing.B, workers, queued int, fullScan bool) {
@@ -328,10 +338,11 @@ func BenchmarkScale(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					matched += len(res.Decisions)
+					matched += len(res.DecisionIDs)
 					if check {
 						var got []string
-						for _, d := range res.Decisions {
+						for _, id := range res.DecisionIDs {
+							d := decisionOf(b, e, id)
 							got = append(got, d.TaskID+" to "+d.WorkerID)
 						}
 						if want == "" || !slices.Equal(got, []string{want + " to " + w.id}) {
@@ -369,7 +380,7 @@ func TestScaleSmoke(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		matched += len(res.Decisions)
+		matched += len(res.DecisionIDs)
 		if _, err := e.CreateTask(wl.tick(), wl.task()); err != nil {
 			t.Fatal(err)
 		}

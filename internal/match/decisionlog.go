@@ -119,25 +119,29 @@ func (e *Engine) tagCode(name string, t *task) (int32, bool) {
 	return id, ok
 }
 
-// compact stores d (whose candidates are copied, never shared).
-func (e *Engine) compact(d *Decision, t *task) storedDecision {
-	sd := storedDecision{head: *d}
-	sd.head.Candidates = nil
-	n := 0
-	for _, c := range d.Candidates {
-		n += len(c.Reasons)
+// compact stores the explanation in e.marks and e.reasons in sd, reusing sd's buffers
+// (those of the decision whose slot it was). sd.head must be set.
+func (e *Engine) compact(sd *storedDecision, t *task) {
+	sd.cands, sd.reasons, sd.values, sd.full = sd.cands[:0], sd.reasons[:0], sd.values[:0], nil
+	if cap(sd.cands) < len(e.marks) {
+		sd.cands = make([]storedCand, 0, len(e.marks))
 	}
-	sd.cands = make([]storedCand, len(d.Candidates))
-	sd.reasons = make([]storedReason, 0, n)
-	sd.values = make([]float64, 0, n)
-	for i, c := range d.Candidates {
-		sd.cands[i] = storedCand{workerID: c.WorkerID, score: c.Score, priority: c.EffectivePriority,
-			nReasons: int32(len(c.Reasons)), eligible: c.Eligible, chosen: c.Chosen}
-		for _, r := range c.Reasons {
+	if cap(sd.reasons) < len(e.reasons) {
+		sd.reasons = make([]storedReason, 0, len(e.reasons))
+	}
+	if cap(sd.values) < len(e.reasons) {
+		sd.values = make([]float64, 0, len(e.reasons))
+	}
+	for _, m := range e.marks {
+		sd.cands = append(sd.cands, storedCand{workerID: m.w.id, score: m.score, priority: t.priority,
+			nReasons: int32(m.end - m.start), eligible: m.ok, chosen: m.chosen})
+		for _, r := range e.reasons[m.start:m.end] {
 			tag, okTag := e.tagCode(r.Tag, t)
 			kind := kindCode(r.Kind)
 			if !okTag || kind == 0 {
-				return storedDecision{head: sd.head, full: cloneDecision(*d).Candidates}
+				sd.cands, sd.reasons, sd.values = sd.cands[:0], sd.reasons[:0], sd.values[:0]
+				sd.full = e.explained(t.priority)
+				return
 			}
 			sr := storedReason{tag: tag, kind: kind, shadow: r.Shadow}
 			// Indexed by flag, so the numbers go in the order expand reads them.
@@ -150,7 +154,6 @@ func (e *Engine) compact(d *Decision, t *task) storedDecision {
 			sd.reasons = append(sd.reasons, sr)
 		}
 	}
-	return sd
 }
 
 // expand returns a fresh Decision, safe for the caller to change.

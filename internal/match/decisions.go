@@ -3,6 +3,7 @@ package match
 import (
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // candMark is one candidate of a decision being built; its reasons are
@@ -21,16 +22,15 @@ type candMark struct {
 // (about 1 µs at 10,000 workers), paid by every match.
 func waitingQuota(limit int) int { return min((limit+4)/5, 3, limit-1) }
 
-// decide builds the decision for offering t to the first worker of e.scan, which must hold
-// the scan for t: the chosen worker first, the other best eligible ones, the ineligible
-// ready ones that were examined, then up to waitingQuota carriers of the task's tags that
-// are not ready (unavailable, on a break, at their cap), all with their reasons and at
-// most MaxCandidates in all. The reasons are built in reused buffers and copied out with one
-// allocation for candidates and one for reasons.
-func (e *Engine) decide(t *task) Decision {
+// decide explains offering e.scan's task to the first worker of its scan, which must be
+// current: the chosen worker first, the other best eligible ones, the ineligible ready ones that
+// were examined, then up to waitingQuota carriers of the task's tags that are not ready
+// (unavailable, on a break, at their cap), all with their reasons and at most
+// MaxCandidates in all. The explanation stays in e.marks and e.reasons, reused buffers
+// that record compacts into the decision log: no exported Decision is built per match.
+func (e *Engine) decide() {
 	sc := &e.scan
 	s := &sc.spec
-	d := Decision{TaskID: t.id, WorkerID: sc.top[0].w.id, MatchedAt: e.nowTime, Mode: e.cfg.Mode}
 	waiting := e.waitingCarriers(s, waitingQuota(sc.limit))
 	readyRoom := sc.limit - len(waiting)
 	rs, marks := e.reasons[:0], e.marks[:0]
@@ -57,18 +57,23 @@ func (e *Engine) decide(t *task) Decision {
 		}
 		add(w, true, false)
 	}
-	d.Candidates = make([]Candidate, len(marks))
-	all := slices.Clone(rs)
-	for i, m := range marks {
-		c := Candidate{WorkerID: m.w.id, Eligible: m.ok, Chosen: m.chosen, Score: m.score, EffectivePriority: s.priority}
+	e.reasons, e.marks = rs, marks
+}
+
+// explained returns the explanation in e.marks and e.reasons in the exported form, with
+// one allocation for candidates and one for reasons. The engine builds it only when a
+// decision does not fit the compact log, and for a test observer.
+func (e *Engine) explained(priority float64) []Candidate {
+	cs := make([]Candidate, len(e.marks))
+	all := slices.Clone(e.reasons)
+	for i, m := range e.marks {
+		c := Candidate{WorkerID: m.w.id, Eligible: m.ok, Chosen: m.chosen, Score: m.score, EffectivePriority: priority}
 		if m.end > m.start {
 			c.Reasons = all[m.start:m.end:m.end]
 		}
-		d.Candidates[i] = c
+		cs[i] = c
 	}
-	clear(marks) // drop the worker pointers; the buffers stay for the next decision
-	e.reasons, e.marks = rs[:0], marks[:0]
-	return d
+	return cs
 }
 
 // waitingCarriers returns up to n workers that carry a tag of s literally but are not ready,
@@ -126,29 +131,58 @@ func (e *Engine) candidateInto(rs *[]Reason, w *worker, s *spec, state, chosen b
 	return Candidate{WorkerID: w.id, Eligible: ok, Chosen: chosen, Score: score, EffectivePriority: s.priority, Reasons: mine}
 }
 
-// assignDecision records an Assign: one candidate, the assigned worker, with its real
-// eligibility so an operator can see what the override bypassed.
-func (e *Engine) assignDecision(t *task, w *worker) Decision {
+// explainAssign explains an Assign in e.marks and e.reasons: one candidate, the assigned
+// worker, with its real eligibility so an operator can see what the override bypassed.
+func (e *Engine) explainAssign(t *task, w *worker) {
 	s := e.taskSpec(t)
-	c := e.candidate(w, &s, true, true)
-	c.Reasons = append([]Reason{{Kind: ReasonManualAssign}}, c.Reasons...)
-	return Decision{TaskID: t.id, WorkerID: w.id, MatchedAt: e.nowTime, Mode: ModeAssign, Candidates: []Candidate{c}}
+	rs := append(e.reasons[:0], Reason{Kind: ReasonManualAssign})
+	ok, score := e.check(w, &s, true, &rs)
+	e.reasons = rs
+	e.marks = append(e.marks[:0], candMark{w: w, ok: ok, chosen: true, score: score, start: 0, end: len(rs)})
 }
 
-// record numbers a decision and keeps it, dropping the oldest beyond the retention.
-func (e *Engine) record(d *Decision, t *task) {
+// record numbers the decision explained in e.marks and e.reasons (the chosen worker w
+// first), compacts it into the log and returns its id. The log is a ring of
+// Config.DecisionRetention slots: a new decision takes the oldest one's slot and reuses its
+// buffers, so once the ring is full keeping a decision allocates only its id.
+func (e *Engine) record(t *task, w *worker, mode Mode) string {
 	e.decSeq++
-	d.Seq = e.decSeq
-	d.ID = e.cfg.DecisionIDPrefix + strconv.FormatUint(e.decSeq, 10)
-	e.decisions = append(e.decisions, e.compact(d, t))
-	if over := len(e.decisions) - e.cfg.DecisionRetention; over > 0 {
-		clear(e.decisions[:over])
-		e.decisions = e.decisions[over:]
+	seq := e.decSeq
+	id := seqID(e.cfg.DecisionIDPrefix, seq)
+	if e.onDecide != nil {
+		e.onDecide(Decision{ID: id, Seq: seq, TaskID: t.id, WorkerID: w.id, MatchedAt: e.nowTime, Mode: mode,
+			Candidates: e.explained(t.priority)})
 	}
-	floor := e.decisions[0].head.Seq
-	t.decs = trimSeqs(append(t.decs, d.Seq), floor)
-	e.decByWork[d.WorkerID] = trimSeqs(append(e.decByWork[d.WorkerID], d.Seq), floor)
+	sd := e.logSlot(seq)
+	sd.head = Decision{ID: id, Seq: seq, TaskID: t.id, WorkerID: w.id, MatchedAt: e.nowTime, Mode: mode}
+	e.compact(sd, t)
+	clear(e.marks) // drop the worker pointers; the buffers stay for the next decision
+	e.marks, e.reasons = e.marks[:0], e.reasons[:0]
+	floor := e.logFloor()
+	t.decs = trimSeqs(append(t.decs, seq), floor)
+	e.decByWork[w.id] = trimSeqs(append(e.decByWork[w.id], seq), floor)
+	return id
 }
+
+// seqID formats prefix and n with one allocation, for event and decision ids.
+func seqID(prefix string, n uint64) string {
+	var buf [32]byte
+	return string(strconv.AppendUint(append(buf[:0], prefix...), n, 10))
+}
+
+// logSlot returns the ring slot of decision seq, growing the ring until it holds
+// Config.DecisionRetention slots. Numbers run 1, 2, ... without gaps, so while the ring
+// grows seq is always the next index.
+func (e *Engine) logSlot(seq uint64) *storedDecision {
+	if len(e.decisions) < e.cfg.DecisionRetention {
+		e.decisions = append(e.decisions, storedDecision{})
+		return &e.decisions[len(e.decisions)-1]
+	}
+	return &e.decisions[(seq-1)%uint64(len(e.decisions))]
+}
+
+// logFloor is the number of the oldest retained decision (decSeq+1 when none is).
+func (e *Engine) logFloor() uint64 { return e.decSeq + 1 - uint64(len(e.decisions)) }
 
 // trimSeqs drops decision numbers that are no longer retained.
 func trimSeqs(seqs []uint64, floor uint64) []uint64 {
@@ -163,14 +197,30 @@ func trimSeqs(seqs []uint64, floor uint64) []uint64 {
 }
 
 func (e *Engine) decisionBySeq(seq uint64) (*storedDecision, bool) {
-	if len(e.decisions) == 0 || seq < e.decisions[0].head.Seq {
+	if seq < e.logFloor() || seq > e.decSeq {
 		return nil, false
 	}
-	i := int(seq - e.decisions[0].head.Seq)
-	if i >= len(e.decisions) {
-		return nil, false
+	return &e.decisions[(seq-1)%uint64(len(e.decisions))], true
+}
+
+// Decision returns one retained decision by its id (the decisionId of task.matched, an
+// entry of GET /decisions), rebuilt from the log; false when the id is unknown or the
+// decision is older than the newest Config.DecisionRetention.
+func (e *Engine) Decision(id string) (Decision, bool) {
+	num, ok := strings.CutPrefix(id, e.cfg.DecisionIDPrefix)
+	if !ok {
+		return Decision{}, false
 	}
-	return &e.decisions[i], true
+	seq, err := strconv.ParseUint(num, 10, 64)
+	if err != nil {
+		return Decision{}, false
+	}
+	sd, ok := e.decisionBySeq(seq)
+	// The id check turns away other spellings of the number ("dec_007").
+	if !ok || sd.head.ID != id {
+		return Decision{}, false
+	}
+	return e.expand(sd), true
 }
 
 // Decisions lists retained decisions, newest first (GET /decisions). Only the newest
@@ -200,8 +250,9 @@ func (e *Engine) Decisions(q DecisionQuery) []Decision {
 	case q.WorkerID != "":
 		seqs = e.decByWork[q.WorkerID]
 	default:
-		for i := len(e.decisions) - 1; i >= 0; i-- {
-			if !add(&e.decisions[i]) {
+		for seq := e.decSeq; seq >= e.logFloor() && seq > 0; seq-- {
+			d, _ := e.decisionBySeq(seq)
+			if !add(d) {
 				break
 			}
 		}

@@ -5,8 +5,9 @@
 // (UpsertWorker, CreateTask, Accept, Advance, ...) takes the current time from the caller,
 // first fires the offer expiries due by then (each followed by matching at its own time),
 // applies the command, runs matching to a fixed point and returns a [Result]: the events
-// in a total order and the decisions made. The same commands with the same times always
-// give the same results: nothing depends on map iteration order.
+// in a total order and the ids of the decisions made ([Engine.Decision] reads one). The
+// same commands with the same times always give the same results: nothing depends on map
+// iteration order.
 //
 // A command that fails returns a typed error (see [ErrNotFound], [ErrInvalidState],
 // [ErrTaskExists], [ErrBacklogFull], [ErrInvalidInput]) and changes nothing itself; its
@@ -57,15 +58,22 @@
 //     makes and drops a group.
 //   - Offer deadlines live in one heap; NextDeadline is O(1).
 //   - A decision explains up to Config.MaxCandidates workers: each is checked again with
-//     its reasons, into reused buffers, then copied out in one allocation for candidates
-//     and one for reasons. The newest Config.DecisionRetention decisions are kept in a
-//     compact form (reason tags as interned ids, kinds as codes, no pointers in reasons),
-//     about a third of the bytes of the exported form; Decisions rebuilds them. Tasks pages in
-//     creation order and costs the tasks scanned from the cursor.
+//     its reasons into reused buffers, which are compacted straight into the decision log
+//     (reason tags as interned ids, kinds as codes, no pointers in reasons; about a third
+//     of the bytes of the exported form). The log is a ring of the newest
+//     Config.DecisionRetention decisions whose slots, buffers included, are reused: once
+//     it is full, keeping a decision allocates only its id. A Result names its decisions
+//     by id; Decision and Decisions rebuild the exported form on demand, so a command
+//     never builds one. Tasks pages in creation order and costs the tasks scanned from
+//     the cursor.
 //
-// At 10,000 workers and 100,000 queued tasks (BenchmarkScale, a loaded 2-core machine):
-// a create that matches (workers idle) takes about 16-18 µs at the median, p99 about
-// 100-160 µs, most of the tail being page faults and garbage collection from the
-// ~9 KiB each decision allocates; a create that cannot match about 2 µs; a freed slot
-// refilled from the queue about 20-25 µs. See bench_test.go for the commands.
+// At 10,000 workers and 100,000 queued tasks (BenchmarkScale, a shared 2-core machine): a
+// create that matches (workers idle) takes about 11-19 µs at the median and 60-110 µs at
+// p99 depending on the machine's load (the previous engine, which copied every decision
+// into its Result, 15-21 µs and 110-176 µs in the same runs), allocating about 2.8 KiB in
+// 17 allocations (the task, its event and ids; most of the bytes are decision log slots
+// while the ring fills); a create that cannot match about 2 µs; a freed slot refilled
+// from the queue about 15-18 µs, p99 50-70 µs. The tail is mostly re-sifting the matched
+// worker in its tags' ready heaps and cache misses on cold workers, plus the machine's
+// own noise. See bench_test.go for the commands.
 package match

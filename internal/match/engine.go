@@ -2,7 +2,6 @@ package match
 
 import (
 	"slices"
-	"strconv"
 	"time"
 )
 
@@ -49,7 +48,7 @@ type Engine struct {
 	dirtyTasks   []*task
 	dirtyWorkers []*worker
 
-	decisions  []storedDecision // retained, oldest first
+	decisions  []storedDecision // retained: a ring, decision n in slot (n-1) % len
 	decByWork  map[string][]uint64
 	learnOuts  int
 	learnPairs int
@@ -63,6 +62,10 @@ type Engine struct {
 	scan     scanResult
 	reasons  []Reason   // a decision's reasons while it is built
 	marks    []candMark // a decision's candidates while it is built
+
+	// onDecide, when set (tests only), sees every decision as built from the explanation,
+	// before it is compacted into the log.
+	onDecide func(Decision)
 }
 
 // worker is the engine's state for one worker.
@@ -204,9 +207,9 @@ func (e *Engine) Config() Config { return e.cfg }
 func (e *Engine) Now() time.Time { return e.nowTime }
 
 // begin starts a command: the clock moves to now and every offer expiry due by then fires,
-// each followed by matching at its own time.
-func (e *Engine) begin(now time.Time) *Result {
-	res := &Result{}
+// each followed by matching at its own time. The caller passes an empty Result so that it
+// can live on the caller's stack: a command then allocates nothing for it.
+func (e *Engine) begin(res *Result, now time.Time) *Result {
 	target := now.UnixNano()
 	if target < e.now {
 		target = e.now
@@ -241,7 +244,7 @@ func (e *Engine) fail(res *Result, err error) (Result, error) { return *res, err
 func (e *Engine) emit(res *Result, ev Event) {
 	e.seq++
 	ev.Seq = e.seq
-	ev.ID = e.cfg.EventIDPrefix + strconv.FormatUint(e.seq, 10)
+	ev.ID = seqID(e.cfg.EventIDPrefix, e.seq)
 	ev.At = e.nowTime
 	res.Events = append(res.Events, ev)
 }

@@ -33,9 +33,21 @@ func (h *harness) ok(res Result, err error) Result {
 	if err != nil {
 		h.t.Fatalf("command failed: %v", err)
 	}
-	h.events = append(h.events, res.Events...)
-	h.decisions = append(h.decisions, res.Decisions...)
+	h.collect(res)
 	return res
+}
+
+// collect keeps a result's events and its decisions, read back through Engine.Decision.
+func (h *harness) collect(res Result) {
+	h.t.Helper()
+	h.events = append(h.events, res.Events...)
+	for _, id := range res.DecisionIDs {
+		d, ok := h.e.Decision(id)
+		if !ok {
+			h.t.Fatalf("decision %s of the last command is not retained", id)
+		}
+		h.decisions = append(h.decisions, d)
+	}
 }
 
 // worker upserts an available worker with the default cap.
@@ -81,9 +93,8 @@ func (h *harness) available(worker string, on bool) {
 
 func (h *harness) advance(d time.Duration) {
 	h.now = h.now.Add(d)
-	res := h.e.Advance(h.now)
-	h.events = append(h.events, res.Events...)
-	h.decisions = append(h.decisions, res.Decisions...)
+	h.t.Helper()
+	h.collect(h.e.Advance(h.now))
 }
 
 // state maps every task to "status" or "status:worker".

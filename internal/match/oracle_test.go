@@ -2,8 +2,11 @@ package match
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // oracleWeight resolves a worker's weight for a tag from its public view, written
@@ -82,6 +85,36 @@ func (p *propRun) oracleIneligible(w WorkerDetail, t Task, afterOffer bool) stri
 		}
 	}
 	return ""
+}
+
+// take returns the decisions a command made, as built from the explanation, after checking
+// that res names exactly them in order and that each still retained reads back unchanged
+// from the compact log through Engine.Decision.
+func (p *propRun) take(res Result) ([]Decision, error) {
+	made := p.made
+	p.made = nil
+	ids := make([]string, 0, len(made))
+	for _, d := range made {
+		ids = append(ids, d.ID)
+	}
+	// slices.Equal and reflect.DeepEqual first, cmp.Diff only for the message: diffing
+	// every command of a long walk doubled the test's time.
+	if !slices.Equal(ids, res.DecisionIDs) {
+		return nil, fmt.Errorf("Result.DecisionIDs (-made +returned):\n%s", cmp.Diff(ids, res.DecisionIDs))
+	}
+	for _, d := range made {
+		if d.Seq+uint64(p.cfg.DecisionRetention) <= p.e.decSeq {
+			continue // dropped from the log by a later decision of the same command
+		}
+		got, ok := p.e.Decision(d.ID)
+		if !ok {
+			return nil, fmt.Errorf("decision %s is not retained", d.ID)
+		}
+		if !reflect.DeepEqual(d, got) {
+			return nil, fmt.Errorf("decision %s read back (-made +read):\n%s", d.ID, cmp.Diff(d, got))
+		}
+	}
+	return made, nil
 }
 
 // checkDecisions: every matching offer went to an eligible worker within its cap, and the

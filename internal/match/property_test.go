@@ -54,12 +54,13 @@ type propRun struct {
 	terminal map[string]Status
 	lastSeq  uint64
 	log      strings.Builder // every event and decision, for the determinism test
-	decided  []Decision      // every decision as its command returned it
+	decided  []Decision      // every decision as the engine built it, before the log
+	made     []Decision      // the current command's decisions, from Engine.onDecide
 	events   strings.Builder // every event alone
 }
 
 func newPropRun(cfg Config, seed uint64) *propRun {
-	return &propRun{
+	p := &propRun{
 		e:        New(cfg),
 		cfg:      New(cfg).Config(),
 		rng:      rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
@@ -67,6 +68,8 @@ func newPropRun(cfg Config, seed uint64) *propRun {
 		model:    map[string]string{},
 		terminal: map[string]Status{},
 	}
+	p.e.onDecide = func(d Decision) { p.made = append(p.made, d) }
+	return p
 }
 
 func (p *propRun) pick(xs []string) string { return xs[p.rng.IntN(len(xs))] }
@@ -322,16 +325,16 @@ func (p *propRun) apply(evs []Event) error {
 }
 
 // logResult appends a deterministic rendering of a result.
-func (p *propRun) logResult(name string, res Result, err error) {
+func (p *propRun) logResult(name string, res Result, ds []Decision, err error) {
 	fmt.Fprintf(&p.log, "%s err=%v created=%v released=%v prev=%q\n", name, err, res.Created, res.ReleasedTaskIDs, res.PreviousWorkerID)
 	for _, ev := range res.Events {
 		fmt.Fprintf(&p.log, "  %+v\n", ev)
 		fmt.Fprintf(&p.events, "%+v\n", ev)
 	}
-	for _, d := range res.Decisions {
+	for _, d := range ds {
 		fmt.Fprintf(&p.log, "  %+v\n", d)
 	}
-	p.decided = append(p.decided, res.Decisions...)
+	p.decided = append(p.decided, ds...)
 }
 
 func TestPropertyInvariants(t *testing.T) {
@@ -375,16 +378,24 @@ func (p *propRun) run(n int) error {
 		// Fire due expiries first so a failing command can be checked to change nothing.
 		p.now = p.now.Add(time.Duration(p.rng.IntN(3000)) * time.Millisecond)
 		adv := p.e.Advance(p.now)
-		p.decided = append(p.decided, adv.Decisions...)
+		advDs, err := p.take(adv)
+		if err != nil {
+			return fmt.Errorf("command %d advance: %w", i, err)
+		}
+		p.decided = append(p.decided, advDs...)
 		if err := p.apply(adv.Events); err != nil {
 			return fmt.Errorf("command %d advance: %w", i, err)
 		}
-		if err := p.checkDecisions(adv.Decisions, true); err != nil {
+		if err := p.checkDecisions(advDs, true); err != nil {
 			return fmt.Errorf("command %d advance: %w", i, err)
 		}
 		before := p.dump()
 		name, res, err := p.command()
-		p.logResult(name, res, err)
+		ds, takeErr := p.take(res)
+		if takeErr != nil {
+			return fmt.Errorf("command %d %s: %w", i, name, takeErr)
+		}
+		p.logResult(name, res, ds, err)
 		if err != nil {
 			if len(res.Events) > 0 && !strings.HasPrefix(name, "advance") {
 				return fmt.Errorf("command %d %s: failed (%v) but sent events", i, name, err)
@@ -400,7 +411,7 @@ func (p *propRun) run(n int) error {
 		if err := p.apply(res.Events); err != nil {
 			return fmt.Errorf("command %d %s: %w", i, name, err)
 		}
-		if err := p.checkDecisions(res.Decisions, name == "advance"); err != nil {
+		if err := p.checkDecisions(ds, name == "advance"); err != nil {
 			return fmt.Errorf("command %d %s: %w", i, name, err)
 		}
 		if err := p.checkState(); err != nil {

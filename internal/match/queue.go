@@ -131,8 +131,9 @@ func (e *Engine) expire(t *task, res *Result) {
 	e.requeue(t)
 }
 
-// offer makes a task pending for a worker (task.matched) with its decision.
-func (e *Engine) offer(t *task, w *worker, d Decision, res *Result) {
+// offer makes a task pending for a worker (task.matched) and records the decision
+// explained in e.marks and e.reasons.
+func (e *Engine) offer(t *task, w *worker, mode Mode, res *Result) {
 	e.dequeue(t)
 	t.status = StatusPending
 	t.workerID = w.id
@@ -143,10 +144,10 @@ func (e *Engine) offer(t *task, w *worker, d Decision, res *Result) {
 	w.lastMatch = e.now
 	w.matched = true
 	e.setReady(w)
-	e.record(&d, t)
-	res.Decisions = append(res.Decisions, d)
+	id := e.record(t, w, mode)
+	res.DecisionIDs = append(res.DecisionIDs, id)
 	ev := e.taskEvent(res, EventTaskMatched, t, w.id)
-	ev.DecisionID = d.ID
+	ev.DecisionID = id
 	ev.ExpiresAt = time.Unix(0, t.deadline).In(e.nowTime.Location())
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/require"
 )
 
 func TestExplanationsNameTheReason(t *testing.T) {
@@ -85,8 +86,9 @@ func TestAssign(t *testing.T) {
 	if diff := cmp.Diff([]string{"task.released t1 w1", "task.matched t1 busy"}, kinds(res.Events)); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
-	if len(res.Decisions) != 1 || res.Decisions[0].Mode != ModeAssign || res.Decisions[0].Candidates[0].Reasons[0].Kind != ReasonManualAssign {
-		t.Errorf("assign decision: %+v", res.Decisions)
+	require.Len(t, res.DecisionIDs, 1)
+	if d, ok := h.e.Decision(res.DecisionIDs[0]); !ok || d.Mode != ModeAssign || d.Candidates[0].Reasons[0].Kind != ReasonManualAssign {
+		t.Errorf("assign decision %s: %+v", res.DecisionIDs[0], d)
 	}
 	q, _ := h.e.WorkerQueue("busy")
 	if diff := cmp.Diff([]string{"t0", "t1"}, q); diff != "" {
@@ -263,6 +265,28 @@ func TestDecisionsNewestFirstAndRetention(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"t5"}, ids(h.e.Decisions(DecisionQuery{WorkerID: "w2", Limit: 1}))); diff != "" {
 		t.Errorf("limit (-want +got):\n%s", diff)
+	}
+	// The log is a ring: after five decisions with room for three, dec_3..dec_5 are
+	// readable by id and dec_1, dec_2 are gone.
+	for _, tc := range []struct {
+		id       string
+		wantTask string // "" when the id must not be found
+	}{
+		{"dec_5", "t5"},
+		{"dec_3", "t3"},
+		{"dec_2", ""},
+		{"dec_1", ""},
+		{"dec_6", ""},
+		{"dec_0", ""},
+		{"dec_03", ""}, // another spelling of a retained number
+		{"evt_3", ""},
+		{"dec_", ""},
+		{"", ""},
+	} {
+		d, ok := h.e.Decision(tc.id)
+		if diff := cmp.Diff(tc.wantTask, d.TaskID); diff != "" || ok != (tc.wantTask != "") {
+			t.Errorf("Decision(%q): ok %v, task (-want +got):\n%s", tc.id, ok, diff)
+		}
 	}
 }
 

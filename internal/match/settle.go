@@ -56,7 +56,8 @@ func (e *Engine) settle(res *Result) {
 			e.clearDirty()
 			return
 		}
-		e.offer(bestT, bestW, e.decide(bestT), res)
+		e.decide()
+		e.offer(bestT, bestW, e.cfg.Mode, res)
 	}
 }
 

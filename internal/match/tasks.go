@@ -8,6 +8,15 @@ import (
 	"time"
 )
 
+// sortedKeys returns m's keys in order. Most tasks have no thresholds, and for an empty
+// map it returns nil without the iterator and sort allocations (three per create).
+func sortedKeys(m map[string]float64) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
+}
+
 func checkTaskInput(in TaskInput) error {
 	if err := checkID("id", in.ID); err != nil {
 		return err
@@ -23,7 +32,8 @@ func checkTaskInput(in TaskInput) error {
 	if math.IsNaN(in.Priority) || math.IsInf(in.Priority, 0) {
 		return inputErr("priority", "must be a finite number")
 	}
-	for _, k := range slices.Sorted(maps.Keys(in.SkillThresholds)) {
+	// Sorted keys make the error reported for several bad entries deterministic.
+	for _, k := range sortedKeys(in.SkillThresholds) {
 		v := in.SkillThresholds[k]
 		if k == "" {
 			return inputErr("skillThresholds", "a tag must not be empty")
@@ -46,7 +56,7 @@ func checkTaskInput(in TaskInput) error {
 // CreateTask queues a task (POST /tasks) and matches it at once when a worker is eligible,
 // so a read right after already sees it pending. A used id is ErrTaskExists.
 func (e *Engine) CreateTask(now time.Time, in TaskInput) (Result, error) {
-	res := e.begin(now)
+	res := e.begin(&Result{}, now)
 	if err := checkTaskInput(in); err != nil {
 		return e.fail(res, err)
 	}
@@ -104,7 +114,8 @@ func (e *Engine) CreateTask(now time.Time, in TaskInput) (Result, error) {
 	// settle would do exactly this. Deciding before enqueueing spares a task matched at
 	// once the churn of its group (often a new one) being made and dropped again.
 	if w := e.bestWorker(t); w != nil {
-		e.offer(t, w, e.decide(t), res)
+		e.decide()
+		e.offer(t, w, e.cfg.Mode, res)
 	} else {
 		e.enqueue(t)
 	}
@@ -126,7 +137,7 @@ func (e *backlogFullError) Is(target error) bool { return target == ErrBacklogFu
 // CancelTask cancels a non-terminal task (DELETE /tasks/{id}); a pending offer is
 // withdrawn.
 func (e *Engine) CancelTask(now time.Time, id string) (Result, error) {
-	res := e.begin(now)
+	res := e.begin(&Result{}, now)
 	t, err := e.lookupTask(id)
 	if err != nil {
 		return e.fail(res, err)
@@ -160,7 +171,7 @@ func (e *Engine) actor(t *task, workerID string) (*worker, error) {
 // Accept accepts a pending task for the worker it is offered to (POST /tasks/{id}/accept).
 // The offer no longer counts against the worker's cap.
 func (e *Engine) Accept(now time.Time, taskID, workerID string) (Result, error) {
-	res := e.begin(now)
+	res := e.begin(&Result{}, now)
 	t, err := e.lookupTask(taskID)
 	if err != nil {
 		return e.fail(res, err)
@@ -193,7 +204,7 @@ func offeredTo(t *task, op, workerID string) error {
 // Reject refuses a pending offer (POST /tasks/{id}/reject): the task is queued again at
 // its original place and the worker never gets it again.
 func (e *Engine) Reject(now time.Time, taskID, workerID string) (Result, error) {
-	res := e.begin(now)
+	res := e.begin(&Result{}, now)
 	t, err := e.lookupTask(taskID)
 	if err != nil {
 		return e.fail(res, err)
@@ -216,7 +227,7 @@ func (e *Engine) Reject(now time.Time, taskID, workerID string) (Result, error) 
 // Complete completes an accepted task by the accepting worker
 // (POST /tasks/{id}/complete). result is stored and echoed untouched.
 func (e *Engine) Complete(now time.Time, taskID, workerID string, result any) (Result, error) {
-	res := e.begin(now)
+	res := e.begin(&Result{}, now)
 	t, err := e.lookupTask(taskID)
 	if err != nil {
 		return e.fail(res, err)
@@ -246,7 +257,7 @@ func (e *Engine) Complete(now time.Time, taskID, workerID string, result any) (R
 // Advance moves the engine's clock to now, firing every offer expiry due by then in
 // deadline order, each followed by matching at its own time.
 func (e *Engine) Advance(now time.Time) Result {
-	res := e.begin(now)
+	res := e.begin(&Result{}, now)
 	return e.finish(res)
 }
 

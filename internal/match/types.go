@@ -277,8 +277,12 @@ type Decision struct {
 // Result is what a command changed. Publish Events even when the command returns an
 // error: they then hold only the offer expiries that were due before the command ran.
 type Result struct {
-	Events    []Event
-	Decisions []Decision
+	Events []Event
+	// DecisionIDs names the decisions made, in order; Engine.Decision reads one back. A
+	// Result carries ids, not decisions, because building the exported form of every
+	// decision (up to 25 candidates with reasons, about 5 KiB) was the largest allocation
+	// of a match and the mock server only reads decisions through GET /decisions.
+	DecisionIDs []string
 	// Created: UpsertWorker made a new worker.
 	Created bool
 	// ReleasedTaskIDs: SetAvailability with releaseBacklog requeued these offers.

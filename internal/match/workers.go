@@ -45,7 +45,7 @@ func checkWorkerInput(in WorkerInput) error {
 // new worker is unavailable unless in.Available is true; on an update nil fields keep
 // their value.
 func (e *Engine) UpsertWorker(now time.Time, in WorkerInput) (Result, error) {
-	res := e.begin(now)
+	res := e.begin(&Result{}, now)
 	if err := checkID("id", in.ID); err != nil {
 		return e.fail(res, err)
 	}
@@ -66,7 +66,7 @@ func (e *Engine) UpsertWorker(now time.Time, in WorkerInput) (Result, error) {
 // PatchWorker updates an existing worker (PATCH /workers/{id}); in.ID is ignored and nil
 // fields keep their value.
 func (e *Engine) PatchWorker(now time.Time, id string, in WorkerInput) (Result, error) {
-	res := e.begin(now)
+	res := e.begin(&Result{}, now)
 	w, err := e.lookupWorker(id)
 	if err != nil {
 		return e.fail(res, err)
@@ -281,7 +281,7 @@ func allSlot(tag int32) func(*worker) *int32 {
 // and listed in Result.ReleasedTaskIDs; releaseBacklog with available true is an
 // *InputError.
 func (e *Engine) SetAvailability(now time.Time, id string, available, releaseBacklog bool) (Result, error) {
-	res := e.begin(now)
+	res := e.begin(&Result{}, now)
 	if available && releaseBacklog {
 		return e.fail(res, inputErr("releaseBacklog", "only allowed with available false"))
 	}
@@ -315,7 +315,7 @@ func (e *Engine) releaseAll(w *worker, why string, res *Result) []string {
 // StartBreak opens a break (POST /portal/breaks/start): no new offers until EndBreak; the
 // backlog is kept and its offers keep expiring. ErrBreakAlreadyOpen when one is open.
 func (e *Engine) StartBreak(now time.Time, id, reason string) (Result, error) {
-	res := e.begin(now)
+	res := e.begin(&Result{}, now)
 	w, err := e.lookupWorker(id)
 	if err != nil {
 		return e.fail(res, err)
@@ -332,7 +332,7 @@ func (e *Engine) StartBreak(now time.Time, id, reason string) (Result, error) {
 // EndBreak closes the open break (POST /portal/breaks/end) and matches the worker at
 // once. ErrNoOpenBreak when none is open.
 func (e *Engine) EndBreak(now time.Time, id string) (Result, error) {
-	res := e.begin(now)
+	res := e.begin(&Result{}, now)
 	w, err := e.lookupWorker(id)
 	if err != nil {
 		return e.fail(res, err)
@@ -352,7 +352,7 @@ func (e *Engine) EndBreak(now time.Time, id string) (Result, error) {
 // (task.released); tasks it accepted stay accepted and it can still complete them. Its
 // learning statistics are dropped.
 func (e *Engine) RemoveWorker(now time.Time, id string) (Result, error) {
-	res := e.begin(now)
+	res := e.begin(&Result{}, now)
 	w, err := e.lookupWorker(id)
 	if err != nil {
 		return e.fail(res, err)
