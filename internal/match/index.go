@@ -163,50 +163,11 @@ func (g *group) firstFor(ok func(*task) bool, bound *task, scratch *[]int32) *ta
 	if ok(h[0]) {
 		return h[0]
 	}
-	// frontier is a tiny binary heap of indices into h, ordered like h.
-	fr := (*scratch)[:0]
-	less := func(a, b int32) bool { return taskBefore(h[a], h[b]) }
-	push := func(i int32) {
-		if int(i) >= len(h) {
-			return
-		}
-		fr = append(fr, i)
-		for c := len(fr) - 1; c > 0; {
-			p := (c - 1) / 2
-			if !less(fr[c], fr[p]) {
-				break
-			}
-			fr[c], fr[p] = fr[p], fr[c]
-			c = p
-		}
-	}
-	pop := func() int32 {
-		top := fr[0]
-		last := len(fr) - 1
-		fr[0] = fr[last]
-		fr = fr[:last]
-		for c := 0; ; {
-			l := 2*c + 1
-			if l >= len(fr) {
-				break
-			}
-			m := l
-			if r := l + 1; r < len(fr) && less(fr[r], fr[l]) {
-				m = r
-			}
-			if !less(fr[m], fr[c]) {
-				break
-			}
-			fr[c], fr[m] = fr[m], fr[c]
-			c = m
-		}
-		return top
-	}
-	push(1)
-	push(2)
+	fr := frontier{idx: (*scratch)[:0], size: int32(len(h)), less: func(a, b int32) bool { return taskBefore(h[a], h[b]) }}
+	fr.pushChildren(0)
 	var found *task
-	for len(fr) > 0 {
-		i := pop()
+	for len(fr.idx) > 0 {
+		i := fr.pop()
 		t := h[i]
 		if bound != nil && !taskBefore(t, bound) {
 			break
@@ -215,10 +176,9 @@ func (g *group) firstFor(ok func(*task) bool, bound *task, scratch *[]int32) *ta
 			found = t
 			break
 		}
-		push(2*i + 1)
-		push(2*i + 2)
+		fr.pushChildren(i)
 	}
-	*scratch = fr
+	*scratch = fr.idx
 	return found
 }
 

@@ -220,48 +220,11 @@ func (e *Engine) bestWorkerOrdered(s *spec, rarest int32, sc *scanResult) {
 		}
 		return entryBefore(&bestKey, it)
 	}
-	fr := e.frontier[:0]
-	less := func(a, b int32) bool { return entryBefore(&h[a], &h[b]) }
-	push := func(i int32) {
-		if int(i) >= len(h) {
-			return
-		}
-		fr = append(fr, i)
-		for c := len(fr) - 1; c > 0; {
-			p := (c - 1) / 2
-			if !less(fr[c], fr[p]) {
-				break
-			}
-			fr[c], fr[p] = fr[p], fr[c]
-			c = p
-		}
-	}
-	pop := func() int32 {
-		top := fr[0]
-		last := len(fr) - 1
-		fr[0] = fr[last]
-		fr = fr[:last]
-		for c := 0; ; {
-			l := 2*c + 1
-			if l >= len(fr) {
-				break
-			}
-			m := l
-			if r := l + 1; r < len(fr) && less(fr[r], fr[l]) {
-				m = r
-			}
-			if !less(fr[m], fr[c]) {
-				break
-			}
-			fr[c], fr[m] = fr[m], fr[c]
-			c = m
-		}
-		return top
-	}
-	push(0)
+	fr := frontier{idx: e.frontier[:0], size: int32(len(h)), less: func(a, b int32) bool { return entryBefore(&h[a], &h[b]) }}
+	fr.push(0)
 	stopped := false
-	for len(fr) > 0 {
-		i := pop()
+	for len(fr.idx) > 0 {
+		i := fr.pop()
 		it := &h[i]
 		if !stopped && canStop(it) {
 			stopped = true
@@ -277,10 +240,9 @@ func (e *Engine) bestWorkerOrdered(s *spec, rarest int32, sc *scanResult) {
 			e.examine(s, it.w, sc)
 		}
 		examined++
-		push(2*i + 1)
-		push(2*i + 2)
+		fr.pushChildren(i)
 	}
-	e.frontier = fr
+	e.frontier = fr.idx
 }
 
 // examine checks one candidate and keeps it among the best or the first ineligible ones.
