@@ -172,14 +172,8 @@ func (e *Engine) actor(t *task, workerID string) (*worker, error) {
 // The offer no longer counts against the worker's cap.
 func (e *Engine) Accept(now time.Time, taskID, workerID string) (Result, error) {
 	res := e.begin(&Result{}, now)
-	t, err := e.lookupTask(taskID)
+	t, err := e.offeredTask("accept", taskID, workerID)
 	if err != nil {
-		return e.fail(res, err)
-	}
-	if _, err := e.actor(t, workerID); err != nil {
-		return e.fail(res, err)
-	}
-	if err := offeredTo(t, "accept", workerID); err != nil {
 		return e.fail(res, err)
 	}
 	w := t.w
@@ -191,28 +185,31 @@ func (e *Engine) Accept(now time.Time, taskID, workerID string) (Result, error) 
 	return e.finish(res), nil
 }
 
-func offeredTo(t *task, op, workerID string) error {
+// offeredTask finds the task an accept or reject is about and checks it is pending for
+// that worker.
+func (e *Engine) offeredTask(op, taskID, workerID string) (*task, error) {
+	t, err := e.lookupTask(taskID)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := e.actor(t, workerID); err != nil {
+		return nil, err
+	}
 	if t.status != StatusPending {
-		return &StateError{Op: op, TaskID: t.id, WorkerID: workerID, Status: t.status, Reason: StateWrongStatus}
+		return nil, &StateError{Op: op, TaskID: t.id, WorkerID: workerID, Status: t.status, Reason: StateWrongStatus}
 	}
 	if t.workerID != workerID {
-		return &StateError{Op: op, TaskID: t.id, WorkerID: workerID, Status: t.status, Reason: StateNotOfferedWorker}
+		return nil, &StateError{Op: op, TaskID: t.id, WorkerID: workerID, Status: t.status, Reason: StateNotOfferedWorker}
 	}
-	return nil
+	return t, nil
 }
 
 // Reject refuses a pending offer (POST /tasks/{id}/reject): the task is queued again at
 // its original place and the worker never gets it again.
 func (e *Engine) Reject(now time.Time, taskID, workerID string) (Result, error) {
 	res := e.begin(&Result{}, now)
-	t, err := e.lookupTask(taskID)
+	t, err := e.offeredTask("reject", taskID, workerID)
 	if err != nil {
-		return e.fail(res, err)
-	}
-	if _, err := e.actor(t, workerID); err != nil {
-		return e.fail(res, err)
-	}
-	if err := offeredTo(t, "reject", workerID); err != nil {
 		return e.fail(res, err)
 	}
 	w := t.w
