@@ -150,30 +150,7 @@ func TestWireFixtures(t *testing.T) {
 				t.Fatalf("server saw %d requests, want 1", len(reqs))
 			}
 			r := reqs[0]
-			wantQuery := url.Values{}
-			for k, v := range fx.Request.Query {
-				wantQuery[k] = []string{v}
-			}
-			wantHeaders := map[string]string{
-				"Authorization": "Bearer " + testKey,
-				"Content-Type":  "", // only with a body
-			}
-			for k, v := range fx.Request.Headers {
-				wantHeaders[k] = v
-			}
-			gotHeaders := map[string]string{}
-			for k := range wantHeaders {
-				gotHeaders[k] = r.Header.Get(k)
-			}
-			diff(t, "method", fx.Request.Method, r.Method)
-			diff(t, "path", fx.Request.Path, r.Path)
-			diff(t, "query", wantQuery, r.Query, cmpopts.EquateEmpty())
-			diff(t, "headers", wantHeaders, gotHeaders)
-			diff(t, "Idempotency-Key present", fx.Request.IdempotencyKey, r.Header.Get("Idempotency-Key") != "")
-			diff(t, "request body", jsonValue(t, fx.Request.Body), jsonValue(t, r.Body))
-			if ua := r.Header.Get("User-Agent"); !strings.HasPrefix(ua, "taskrouting-go/"+Version+" go/") {
-				t.Errorf("User-Agent = %q", ua)
-			}
+			checkSentRequest(t, fx, r, "Bearer "+testKey)
 			if tc.want == nil {
 				diff(t, "decoded answer", nil, got)
 			} else {
@@ -241,4 +218,33 @@ func TestWireQuotaFromFixtures(t *testing.T) {
 		QueuedTasks: QuotaCounter{Limit: 10000, Remaining: 9999, Known: true},
 	}
 	diff(t, "quota", want, c.Quota())
+}
+
+// checkSentRequest compares what the server saw with the fixture's request: method, path,
+// query, the headers the fixture names plus Authorization (wantAuth; "" for none) and
+// Content-Type (only with a body), the Idempotency-Key's presence, the body as parsed JSON
+// and the User-Agent.
+func checkSentRequest(t *testing.T, fx wireFixture, r seenRequest, wantAuth string) {
+	t.Helper()
+	wantQuery := url.Values{}
+	for k, v := range fx.Request.Query {
+		wantQuery[k] = []string{v}
+	}
+	wantHeaders := map[string]string{"Authorization": wantAuth, "Content-Type": ""}
+	for k, v := range fx.Request.Headers {
+		wantHeaders[k] = v
+	}
+	gotHeaders := map[string]string{}
+	for k := range wantHeaders {
+		gotHeaders[k] = r.Header.Get(k)
+	}
+	diff(t, "method", fx.Request.Method, r.Method)
+	diff(t, "path", fx.Request.Path, r.Path)
+	diff(t, "query", wantQuery, r.Query, cmpopts.EquateEmpty())
+	diff(t, "headers", wantHeaders, gotHeaders)
+	diff(t, "Idempotency-Key present", fx.Request.IdempotencyKey, r.Header.Get("Idempotency-Key") != "")
+	diff(t, "request body", jsonValue(t, fx.Request.Body), jsonValue(t, r.Body))
+	if ua := r.Header.Get("User-Agent"); !strings.HasPrefix(ua, "taskrouting-go/"+Version+" go/") {
+		t.Errorf("User-Agent = %q", ua)
+	}
 }

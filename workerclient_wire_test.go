@@ -2,7 +2,6 @@ package taskrouting
 
 import (
 	"context"
-	"net/url"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -115,25 +114,7 @@ func TestWorkerWireFixtures(t *testing.T) {
 			reqs := rec.all()
 			require.Len(t, reqs, 1, "requests the server saw")
 			r := reqs[0]
-			wantQuery := url.Values{}
-			for k, v := range fx.Request.Query {
-				wantQuery[k] = []string{v}
-			}
-			wantHeaders := map[string]string{"Authorization": wantAuth, "Content-Type": ""}
-			for k, v := range fx.Request.Headers {
-				wantHeaders[k] = v
-			}
-			gotHeaders := map[string]string{}
-			for k := range wantHeaders {
-				gotHeaders[k] = r.Header.Get(k)
-			}
-			diff(t, "method", fx.Request.Method, r.Method)
-			diff(t, "path", fx.Request.Path, r.Path)
-			diff(t, "query", wantQuery, r.Query, cmpopts.EquateEmpty())
-			diff(t, "headers", wantHeaders, gotHeaders)
-			diff(t, "Idempotency-Key present", fx.Request.IdempotencyKey, r.Header.Get("Idempotency-Key") != "")
-			diff(t, "request body", jsonValue(t, fx.Request.Body), jsonValue(t, r.Body))
-			assert.True(t, strings.HasPrefix(r.Header.Get("User-Agent"), "taskrouting-go/"+Version+" go/"), "User-Agent %q", r.Header.Get("User-Agent"))
+			checkSentRequest(t, fx, r, wantAuth)
 			diff(t, "decoded answer", tc.want, got, rawOpts(), cmpopts.IgnoreFields(WorkerProfile{}, "Raw"))
 		})
 	}
