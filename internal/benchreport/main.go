@@ -107,8 +107,9 @@ func render(w io.Writer, res *results, m machine) int {
 		p("%s\n", c)
 	}
 	p("```\n\n")
-	p("Columns: *Measured* and *Baseline* are medians over the runs (`-count`), with the best run in brackets where\n")
-	p("there was more than one; *Ratio* is median/median, and in brackets best/best (the fastest sample of each side).\n")
+	p("Columns: *Measured* and *Baseline* are medians over the runs (`-count`), with the best (fastest) run in brackets\n")
+	p("for latencies measured more than once; *Ratio* is median/median, and in brackets best/best (the fastest sample of\n")
+	p("each side).\n")
 	p("Rows marked \"by best\" are judged on the best sample: those where implementation and baseline ran as separate\n")
 	p("benchmarks, and absolute latencies. Load from other processes only ever adds time, so on a shared machine the\n")
 	p("best run is the closer estimate of what the code costs; all other rows (ratios measured by alternating the two\n")

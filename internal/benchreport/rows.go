@@ -145,7 +145,8 @@ func evaluate(r *results, rw row) verdict {
 	if rw.byBest {
 		judged = impl.best
 	}
-	if impl.n > 1 && rw.base == "" && impl.best != impl.median {
+	// "best" is the smallest sample, which means something only where lower is better.
+	if rw.byBest && impl.n > 1 && rw.base == "" && impl.best != impl.median {
 		v.measured += fmt.Sprintf(" (best %s)", num(impl.best))
 	}
 	if rw.base != "" {
