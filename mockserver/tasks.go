@@ -35,12 +35,10 @@ func prepCreateTask(r *request) (op, *apiError) {
 		return nil, err
 	}
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
-		if err := ws.takeTaskRate(now); err != nil {
+		if err := ws.taskRateFull(now); err != nil {
 			return 0, nil, err
 		}
-		// A refused create changes no state, its use of the task rate included.
 		if lim := ws.limits.QueuedTasks; lim > 0 && ws.openTasks >= lim {
-			ws.refundTaskRate()
 			return 0, nil, planLimit("queued tasks", lim)
 		}
 		if in.ID == "" {
@@ -49,9 +47,9 @@ func prepCreateTask(r *request) (op, *apiError) {
 		res, cerr := ws.engine.CreateTask(now, in)
 		ws.publish(res)
 		if cerr != nil {
-			ws.refundTaskRate()
 			return 0, nil, matchError(cerr)
 		}
+		ws.countTaskRate()
 		ws.openTasks++
 		return http.StatusAccepted, taskRef{ID: in.ID, Status: "queued"}, nil
 	}, nil

@@ -192,8 +192,10 @@ func quotaHeaders(ws *workspace, limits Limits, now time.Time, h http.Header) {
 	}
 }
 
-// takeTaskRate counts one task creation against the task-rate window, or says when to retry.
-func (ws *workspace) takeTaskRate(now time.Time) *apiError {
+// taskRateFull moves the task-rate window on and, when the window is used up, answers 429
+// with the seconds until it ends. It counts nothing: only a create that succeeds is counted
+// (countTaskRate), so a refused create never uses up the rate.
+func (ws *workspace) taskRateFull(now time.Time) *apiError {
 	lim := ws.limits.TaskRate
 	if lim == 0 {
 		return nil
@@ -209,14 +211,13 @@ func (ws *workspace) takeTaskRate(now time.Time) *apiError {
 		e.retryAfter = max(e.retryAfter, 1)
 		return e
 	}
-	ws.rateUsed++
 	return nil
 }
 
-// refundTaskRate gives back the creation takeTaskRate counted, for a create refused later.
-func (ws *workspace) refundTaskRate() {
-	if ws.limits.TaskRate > 0 && ws.rateUsed > 0 {
-		ws.rateUsed--
+// countTaskRate counts one created task in the window taskRateFull opened.
+func (ws *workspace) countTaskRate() {
+	if ws.limits.TaskRate > 0 {
+		ws.rateUsed++
 	}
 }
 
