@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/hashicorp/go-retryablehttp"
 )
 
 // Version is the version of this module, sent in the User-Agent.
@@ -19,19 +17,23 @@ const Version = "0.1.0"
 // Client calls the task-routing API. Create it with NewClient; it is safe
 // for concurrent use. Its fields are the API's resource groups.
 type Client struct {
-	Tasks     *TasksService
-	Workers   *WorkersService
-	Decisions *DecisionsService
-	Learning  *LearningService
+	Tasks         *TasksService
+	Workers       *WorkersService
+	Decisions     *DecisionsService
+	Notifications *NotificationsService
+	Learning      *LearningService
+	Teams         *TeamsService
+	Skills        *SkillsService
 
 	baseURL   string // no trailing slash
 	userAgent string
-	// creds sits behind a pointer so that printing a Client value with
-	// fmt's %v or %+v shows an address, never the key: fmt does not call
-	// String on unexported fields.
-	creds  *credentials
-	retry  *retryablehttp.Client
-	logger *slog.Logger
+	// creds is shared by copies of the Client value. Client's Format keeps
+	// the key out of every fmt verb; where fmt cannot reach Format (a
+	// Client in a caller's unexported field), credentials holds the key in
+	// a function, which fmt prints as an address.
+	creds *credentials
+	// cfg is the client's settings; every call starts from a copy.
+	cfg config
 	// quota sits behind a pointer so a copied Client value shares it. It is
 	// nil on the worker plane (WorkerClient), whose answers carry no quota.
 	quota *quotaTracker
@@ -39,7 +41,6 @@ type Client struct {
 	// carries an Idempotency-Key; the worker plane takes none.
 	idempotencyKeys bool
 
-	maxRetryAfter time.Duration
 	// retryAfterUnit is what one second of Retry-After means. It is always
 	// time.Second except in this package's tests, which shrink it so the
 	// honoured waits take milliseconds.
@@ -51,35 +52,55 @@ type Client struct {
 // the worker it belongs to, which Login and Logout replace while other calls
 // are in flight, hence the lock.
 type credentials struct {
-	mu       sync.RWMutex
-	secret   string // API key or worker token; "" when signed out
+	mu sync.RWMutex
+	// secret returns the API key or worker token, "" when signed out. It
+	// is a function rather than a string because fmt prints a function as
+	// an address under every verb: a Client inside a caller's struct, where
+	// fmt cannot reach its Format method, still prints no secret
+	// (TestSecretsInEveryVerb).
+	secret   func() string
 	workerID string // worker plane only
+}
+
+func newCredentials(secret string) *credentials {
+	cr := &credentials{}
+	cr.set(secret, "")
+	return cr
+}
+
+// current reads the secret; the caller holds the lock.
+func (cr *credentials) current() string {
+	if cr.secret == nil {
+		return ""
+	}
+	return cr.secret()
 }
 
 func (cr *credentials) bearer() string {
 	cr.mu.RLock()
 	defer cr.mu.RUnlock()
-	return cr.secret
+	return cr.current()
 }
 
 func (cr *credentials) session() (token, workerID string) {
 	cr.mu.RLock()
 	defer cr.mu.RUnlock()
-	return cr.secret, cr.workerID
+	return cr.current(), cr.workerID
 }
 
 func (cr *credentials) set(secret, workerID string) {
 	cr.mu.Lock()
 	defer cr.mu.Unlock()
-	cr.secret, cr.workerID = secret, workerID
+	cr.secret = func() string { return secret }
+	cr.workerID = workerID
 }
 
 // forget signs out, unless a newer session has replaced secret meanwhile.
 func (cr *credentials) forget(secret string) {
 	cr.mu.Lock()
 	defer cr.mu.Unlock()
-	if cr.secret == secret {
-		cr.secret, cr.workerID = "", ""
+	if cr.current() == secret {
+		cr.secret, cr.workerID = nil, ""
 	}
 }
 
@@ -99,24 +120,27 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		// Said without echoing the key.
 		return nil, &ParamError{Param: "apiKey", Problem: "must not contain whitespace"}
 	}
-	c, err := newClient(base, &credentials{secret: apiKey}, opts)
+	c, err := newClient(base, newCredentials(apiKey), opts)
 	if err != nil {
 		return nil, err
 	}
 	c.quota = &quotaTracker{}
 	c.idempotencyKeys = true
-	c.Tasks = &TasksService{c: c}
+	c.Tasks = &TasksService{c: c, Attachments: &AttachmentsService{c: c}, Context: &TaskContextService{c: c}, Comments: &TaskCommentsService{c: c}}
 	c.Workers = &WorkersService{c: c}
+	c.Skills = &SkillsService{c: c}
 	c.Decisions = &DecisionsService{c: c}
+	c.Notifications = &NotificationsService{Channels: &NotificationChannelsService{c: c}, Sequences: &NotificationSequencesService{c: c}}
 	c.Learning = &LearningService{c: c}
+	c.Teams = &TeamsService{c: c}
 	return c, nil
 }
 
 // newClient builds the request path both planes share (options, transport,
 // retries, User-Agent) around creds. The caller adds what its plane has on
 // top: NewClient the quota tracker, idempotency keys and services.
-func newClient(base string, creds *credentials, opts []Option) (*Client, error) {
-	s := settings{
+func newClient(base string, creds *credentials, opts []RequestOption) (*Client, error) {
+	cfg := config{
 		maxRetries:    defaultMaxRetries,
 		retryWaitMin:  defaultRetryWaitMin,
 		retryWaitMax:  defaultRetryWaitMax,
@@ -126,33 +150,47 @@ func newClient(base string, creds *credentials, opts []Option) (*Client, error) 
 		if opt == nil {
 			continue
 		}
-		if err := opt(&s); err != nil {
+		if err := opt(&cfg); err != nil {
 			return nil, err
 		}
 	}
-	if s.httpClient == nil {
+	cfg.httpClient = ownHTTPClient(cfg.httpClient)
+	cfg.httpClient.CheckRedirect = sameOriginOnly(cfg.httpClient.CheckRedirect)
+	if cfg.timeoutSet {
+		cfg.httpClient.Timeout = cfg.timeout
+	}
+	cfg.timeout, cfg.timeoutSet = cfg.httpClient.Timeout, false
+	if cfg.pacingWindow > 0 {
+		cfg.httpClient = newQuotaPacer(cfg.pacingWindow, cfg.maxRetryAfter).wrap(cfg.httpClient)
+	}
+	ua := "taskrouting-go/" + Version + " go/" + runtime.Version()
+	if cfg.userAgent != "" {
+		ua = cfg.userAgent + " " + ua
+	}
+	return &Client{
+		baseURL:        base,
+		userAgent:      ua,
+		creds:          creds,
+		cfg:            cfg,
+		retryAfterUnit: time.Second,
+	}, nil
+}
+
+// ownHTTPClient returns the client's own copy of the caller's http.Client,
+// or a new one, so that what the client sets on it never reaches a value
+// the caller still holds.
+func ownHTTPClient(given *http.Client) *http.Client {
+	if given == nil {
 		// A transport of our own: retryablehttp closes idle connections of
 		// the client's transport after a failed call, which must not reach
 		// into http.DefaultTransport shared by the whole program.
-		s.httpClient = &http.Client{
+		return &http.Client{
 			Transport: http.DefaultTransport.(*http.Transport).Clone(),
 			Timeout:   defaultTimeout,
 		}
 	}
-	ua := "taskrouting-go/" + Version + " go/" + runtime.Version()
-	if s.userAgent != "" {
-		ua = s.userAgent + " " + ua
-	}
-	c := &Client{
-		baseURL:        base,
-		userAgent:      ua,
-		creds:          creds,
-		logger:         s.logger,
-		maxRetryAfter:  s.maxRetryAfter,
-		retryAfterUnit: time.Second,
-	}
-	c.retry = c.newRetryClient(s)
-	return c, nil
+	own := *given
+	return &own
 }
 
 func parseBaseURL(raw string) (string, error) {

@@ -8,14 +8,26 @@ import (
 	"time"
 )
 
+// MatchMode is the rule a Decision chose its worker by. The server may add
+// modes; unknown ones are kept as they come.
+type MatchMode string
+
+// Decision modes.
+const (
+	ModeBestMatch MatchMode = "best-match" // highest score
+	ModeFirstCome MatchMode = "first-come" // longest idle
+	ModeBalanced  MatchMode = "balanced"   // score minus a penalty per pending offer
+	ModeAssign    MatchMode = "assign"     // a tasks.assign, not matching
+)
+
 // Decision records one match: the task offered to a worker, with the
 // candidates the matcher weighed, chosen first.
 type Decision struct {
 	ID         string      `json:"id"`
 	TaskID     string      `json:"taskId"`
 	WorkerID   string      `json:"workerId"`
-	MatchedAt  time.Time   `json:"-"` // wire matchedAt, epoch ms
-	Mode       string      `json:"mode"`
+	MatchedAt  time.Time   `json:"-"` // wire matchedAt, epoch ms (ISO-8601 also read)
+	Mode       MatchMode   `json:"mode"`
 	Candidates []Candidate `json:"candidates"`
 }
 
@@ -24,7 +36,7 @@ func (d *Decision) UnmarshalJSON(b []byte) error {
 	type plain Decision
 	w := struct {
 		*plain
-		MatchedAt epochMillis `json:"matchedAt"`
+		MatchedAt wireTime `json:"matchedAt"`
 	}{plain: (*plain)(d)}
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
@@ -38,7 +50,7 @@ func (d Decision) MarshalJSON() ([]byte, error) {
 	type plain Decision
 	return json.Marshal(struct {
 		plain
-		MatchedAt epochMillis `json:"matchedAt"`
+		MatchedAt wireTime `json:"matchedAt"`
 	}{plain(d), msOf(d.MatchedAt)})
 }
 
@@ -127,20 +139,25 @@ type ListDecisionsParams struct {
 // the decision log. Use it as Client.Decisions.
 type DecisionsService struct{ c *Client }
 
-// Accept accepts a task offered to workerID: POST /tasks/{id}/accept.
+// Accept accepts a task offered to workerID.
+//
+// API: tasks.accept, POST /tasks/{id}/accept
 func (s *DecisionsService) Accept(ctx context.Context, taskID, workerID string, opts ...RequestOption) (*TaskRef, error) {
 	return s.c.answerTask(ctx, "/tasks/", taskID, "/accept", workerID, nil, opts)
 }
 
-// Reject turns down a task offered to workerID, which never gets it again:
-// POST /tasks/{id}/reject.
+// Reject turns down a task offered to workerID, which never gets it again.
+//
+// API: tasks.reject, POST /tasks/{id}/reject
 func (s *DecisionsService) Reject(ctx context.Context, taskID, workerID string, opts ...RequestOption) (*TaskRef, error) {
 	return s.c.answerTask(ctx, "/tasks/", taskID, "/reject", workerID, nil, opts)
 }
 
-// Complete completes a task accepted by workerID: POST /tasks/{id}/complete.
+// Complete completes a task accepted by workerID.
 // result, when not nil, must encode as a JSON object; it is passed on in the
 // task.completed event.
+//
+// API: tasks.complete, POST /tasks/{id}/complete
 func (s *DecisionsService) Complete(ctx context.Context, taskID, workerID string, result any, opts ...RequestOption) (*TaskRef, error) {
 	return s.c.answerTask(ctx, "/tasks/", taskID, "/complete", workerID, result, opts)
 }
@@ -152,7 +169,7 @@ func (c *Client) answerTask(ctx context.Context, root, taskID, verb, workerID st
 	if err := checkID("taskID", taskID); err != nil {
 		return nil, err
 	}
-	if err := checkID("workerID", workerID); err != nil {
+	if err := firstError(checkID("workerID", workerID), checkLen("workerID", workerID, 1, 128)); err != nil {
 		return nil, err
 	}
 	in := struct {
@@ -166,7 +183,9 @@ func (c *Client) answerTask(ctx context.Context, root, taskID, verb, workerID st
 	return out, nil
 }
 
-// List returns decisions, newest first: GET /decisions.
+// List returns decisions, newest first.
+//
+// API: decisions.list, GET /decisions
 func (s *DecisionsService) List(ctx context.Context, p ListDecisionsParams, opts ...RequestOption) ([]Decision, error) {
 	if p.Limit < 0 {
 		return nil, &ParamError{Param: "ListDecisionsParams.Limit", Problem: "must not be negative"}

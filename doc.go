@@ -13,8 +13,9 @@
 // The groups are Client.Tasks (create, get, list, cancel, assign, priority,
 // suggest workers), Client.Workers (upsert, patch, get, list, availability,
 // queue, remove, sign-in identity), Client.Decisions (accept, reject,
-// complete, the decision log) and Client.Learning (status, per-worker
-// statistics). A WorkerClient is the worker plane: one worker, signed in
+// complete, the decision log), Client.Notifications (channels: where
+// notifications go; sequences: when) and Client.Learning (status,
+// per-worker statistics). A WorkerClient is the worker plane: one worker, signed in
 // with a PIN, acting for itself.
 //
 // The service announces each match with a signed task.matched webhook:
@@ -22,9 +23,27 @@
 // subpackage is an offline fake of the service for tests and local runs;
 // most examples of this package run against it.
 //
-// Every method takes a context first and per-call options last
-// (WithIdempotencyKey, WithHeader). Every method's doc comment names the
-// HTTP operation it sends.
+// Every method takes a context first and options last. Every method's doc
+// comment names the HTTP operation it sends.
+//
+// # Options
+//
+// One option type, RequestOption, configures both a client (in NewClient
+// and NewWorkerClient) and a single call (as a method's last arguments). At
+// a call it overrides the client's setting for that call alone:
+//
+//	c, err := taskrouting.NewClient(base, key, taskrouting.WithMaxRetries(4))
+//	var resp taskrouting.Response
+//	task, err := c.Tasks.Get(ctx, id,
+//		taskrouting.WithMaxRetries(0),          // this call only: no retries
+//		taskrouting.WithTimeout(2*time.Second), // this call only, per attempt
+//		taskrouting.WithResponseInto(&resp))    // status, headers, request id, attempts
+//
+// WithTimeout, WithMaxRetries, WithRetryWait, WithMaxRetryAfter and
+// WithHeader work in both places. WithHTTPClient, WithLogger and
+// WithUserAgent shape a client; WithIdempotencyKey and WithResponseInto
+// belong to one call. An option given in the wrong place is a *ParamError,
+// and a call refused that way sends nothing.
 //
 // # Errors
 //
@@ -49,11 +68,32 @@
 //
 // # Time
 //
-// The wire carries timestamps as Unix epoch milliseconds and durations as
-// milliseconds; this package exposes time.Time and time.Duration.
+// The wire carries durations as milliseconds and timestamps in two forms:
+// Unix epoch milliseconds for most members (a task's createdAt, a
+// decision's matchedAt, schedule bounds) and ISO-8601 strings for others
+// (break times, a sign-in's times). This package exposes time.Time and
+// time.Duration, reads either timestamp form for every member, and sends
+// each in the form the platform uses for it.
+//
+// # Redirects
+//
+// A redirect within the API's origin (same scheme, host and port as the
+// base URL) is followed as net/http would. A redirect to any other origin,
+// even the same host on another port or the same host over http instead of
+// https, is refused: the call fails with an error matching
+// ErrCrossOriginRedirect, nothing is sent to the other origin and the call
+// is not retried. Following it without credentials was not chosen: the
+// other origin would answer in the API's place, and a 307 would carry the
+// body (a worker's PIN at sign-in) there. The rule also holds for an
+// http.Client given with WithHTTPClient; its own CheckRedirect still
+// decides within the origin. Point the client at the final origin instead.
 //
 // # Secrets
 //
-// The API key never appears in an error, a log line or a formatted Client.
-// Logging is off unless WithLogger is given.
+// The API key, a worker's session token and a PIN never appear in an
+// error, a log line or a formatted value: Client, WorkerClient,
+// WorkerLoginParams and SetIdentityParams print a redacted description
+// with every fmt verb (%v, %+v, %#v, %s, %q, %d, %x, ...), as values or
+// pointers, and log through slog without the secret. Logging is off unless
+// WithLogger is given.
 package taskrouting

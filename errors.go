@@ -24,6 +24,9 @@ var (
 	ErrIdempotencyKey  = errors.New("taskrouting: idempotency conflict") // 409 idempotency_conflict
 	ErrInvalidParams   = errors.New("taskrouting: invalid parameters")   // caller mistake, no request sent
 	ErrCursorRepeated  = errors.New("taskrouting: list cursor repeated") // a page pointed back to a cursor already followed
+	// ErrResponseTooLarge: a successful answer was longer than the client
+	// reads (16 MiB), so it was not decoded.
+	ErrResponseTooLarge = errors.New("taskrouting: response too large")
 	// Worker plane (WorkerClient).
 	ErrInvalidCredentials = errors.New("taskrouting: invalid credentials")            // 401 invalid_credentials
 	ErrBreakAlreadyOpen   = errors.New("taskrouting: break already open")             // 409 break_already_open

@@ -67,7 +67,7 @@ func (sb *sandbox) task(id string, priority float64, tags ...string) {
 func (sb *sandbox) signIn(workerID string) *taskrouting.WorkerClient {
 	ctx := context.Background()
 	const pin = "4921"
-	if _, err := sb.c.Workers.SetIdentity(ctx, workerID, taskrouting.SetIdentityParams{PIN: pin}); err != nil {
+	if _, err := sb.c.Workers.SetIdentity(ctx, workerID, taskrouting.SetIdentityParams{Label: "desk 4", PIN: pin}); err != nil {
 		panic(err)
 	}
 	w, err := taskrouting.NewWorkerClient(sb.srv.URL())
@@ -193,7 +193,7 @@ func ExampleTasksService_Cancel() {
 	}
 	fmt.Println(task.Status)
 	for _, ev := range sb.srv.Events() {
-		fmt.Println(ev.Type)
+		fmt.Println(ev.Kind)
 	}
 	// Output:
 	// cancelled

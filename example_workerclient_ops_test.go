@@ -15,7 +15,7 @@ func ExampleWorkerClient_Login() {
 	ctx := context.Background()
 	// The workspace side creates the worker and gives it a PIN.
 	sb.worker("agent_1", "english")
-	if _, err := c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{PIN: "4921"}); err != nil {
+	if _, err := c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "4921"}); err != nil {
 		panic(err)
 	}
 
@@ -68,6 +68,35 @@ func ExampleWorkerClient_Me() {
 	fmt.Println(me.WorkerID, "available:", me.Available, "on break:", me.OnBreak)
 	// Output:
 	// agent_1 available: true on break: false
+}
+
+func ExampleWorkerClient_StayAvailable() {
+	c, sb := newSandbox()
+	defer sb.Close()
+	sb.worker("bot_1", "triage")
+	w := sb.signIn("bot_1")
+	ctx := context.Background()
+
+	// An unattended bot goes on shift with a liveness contract: silent for 5
+	// minutes, the platform clocks it out.
+	a, err := w.StayAvailable(ctx, 5*time.Minute)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(a.WorkerID, a.Available)
+	sb.task("task_1", 0, "triage")
+	task, err := c.Tasks.Get(ctx, "task_1")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(task.Status, task.WorkerID)
+
+	_, err = w.StayAvailable(ctx, 30*time.Second) // below the platform's minute
+	fmt.Println(errors.Is(err, taskrouting.ErrInvalidParams))
+	// Output:
+	// bot_1 true
+	// pending bot_1
+	// true
 }
 
 func ExampleWorkerClient_SetAvailability() {

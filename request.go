@@ -44,22 +44,15 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 	if ctx == nil {
 		return &ParamError{Param: "ctx", Problem: "must not be nil"}
 	}
-	var ro requestOptions
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&ro)
-		}
+	cfg, err := c.callConfig(opts)
+	if err != nil {
+		return err
 	}
-	for name := range ro.header {
-		if ownedHeader(http.CanonicalHeaderKey(name)) {
-			return &ParamError{Param: "WithHeader", Problem: "cannot set " + http.CanonicalHeaderKey(name)}
-		}
-	}
-	if ro.idempotencyKey != "" && !c.idempotencyKeys {
+	if cfg.idempotencyKey != "" && !c.idempotencyKeys {
 		return &ParamError{Param: "WithIdempotencyKey", Problem: "the worker plane takes no idempotency keys"}
 	}
-	secret := ro.bearer
-	if !ro.bearerSet {
+	secret := cfg.bearer
+	if !cfg.bearerSet {
 		if secret = c.creds.bearer(); secret == "" {
 			return ErrNotSignedIn
 		}
@@ -67,7 +60,6 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 
 	var body []byte
 	if in != nil {
-		var err error
 		if body, err = json.Marshal(in); err != nil {
 			return fmt.Errorf("taskrouting: %s %s: encode request: %w", method, path, err)
 		}
@@ -75,9 +67,6 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 	target := c.baseURL + path
 	if len(query) > 0 {
 		target += "?" + query.Encode()
-	}
-	if c.logger != nil {
-		ctx = context.WithValue(ctx, attemptLogKey{}, &attemptLog{method: method, path: path})
 	}
 	var rawBody any // a nil []byte inside an interface would still count as a body
 	if body != nil {
@@ -87,7 +76,7 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 	if err != nil {
 		return fmt.Errorf("taskrouting: %s %s: build request: %w", method, path, err)
 	}
-	for name, values := range ro.header {
+	for name, values := range cfg.header {
 		req.Header[name] = values
 	}
 	if secret != "" {
@@ -99,7 +88,7 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 		req.Header["Content-Type"] = []string{"application/json"}
 	}
 	if method == http.MethodPost && c.idempotencyKeys {
-		key := ro.idempotencyKey
+		key := cfg.idempotencyKey
 		if key == "" {
 			if key, err = newIdempotencyKey(); err != nil {
 				return fmt.Errorf("taskrouting: %s %s: %w", method, path, err)
@@ -108,7 +97,8 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 		req.Header["Idempotency-Key"] = []string{key}
 	}
 
-	resp, err := c.retry.Do(req)
+	run := c.newCallRun(cfg, method, path)
+	resp, err := run.rc.Do(req)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 			err = fmt.Errorf("%w (%w)", ctxErr, err)
@@ -116,22 +106,37 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 		return fmt.Errorf("taskrouting: %s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
+	if cfg.response != nil {
+		*cfg.response = Response{
+			StatusCode: resp.StatusCode,
+			Header:     resp.Header,
+			RequestID:  resp.Header.Get("X-Request-Id"),
+			Attempts:   run.attempts.attempt,
+		}
+	}
 	var quota Quota
 	if c.quota != nil {
 		quota = c.quota.update(resp.Header)
 	}
 
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	// One byte past the cap tells a body of exactly the cap from a longer one.
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
 	if err != nil {
 		return fmt.Errorf("taskrouting: %s %s: read response: %w", method, path, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return c.apiError(method, path, resp, raw, quota, append(ro.redact, secret))
+		// An oversized error body still yields the status (its envelope,
+		// cut short, no longer parses: code unknown_error).
+		return c.apiError(method, path, resp, raw, quota, append(cfg.redact, secret))
+	}
+	if len(raw) > maxResponseBytes {
+		return fmt.Errorf("taskrouting: %s %s: %d answer: %w (the client reads %d bytes at most)",
+			method, path, resp.StatusCode, ErrResponseTooLarge, maxResponseBytes)
 	}
 	if out == nil || resp.StatusCode == http.StatusNoContent || len(bytes.TrimSpace(raw)) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := decodeAnswer(raw, out); err != nil {
 		return fmt.Errorf("taskrouting: %s %s: decode %d response: %w", method, path, resp.StatusCode, err)
 	}
 	return nil
@@ -171,6 +176,27 @@ func (c *Client) apiError(method, path string, resp *http.Response, raw []byte, 
 		e.RetryAfter = wait
 	}
 	return e
+}
+
+// callConfig is the client's config with a call's options applied on top.
+func (c *Client) callConfig(opts []RequestOption) (config, error) {
+	cfg := c.cfg
+	cfg.perCall = true
+	cfg.header = cfg.header.Clone() // a call's WithHeader must not reach the client's map
+	for _, opt := range opts {
+		if opt == nil {
+			continue
+		}
+		if err := opt(&cfg); err != nil {
+			return config{}, err
+		}
+	}
+	if cfg.timeoutSet && cfg.timeout != cfg.httpClient.Timeout {
+		hc := *cfg.httpClient
+		hc.Timeout = cfg.timeout
+		cfg.httpClient = &hc
+	}
+	return cfg, nil
 }
 
 // newIdempotencyKey returns a random version 4 UUID string.

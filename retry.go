@@ -2,6 +2,7 @@ package taskrouting
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -12,24 +13,36 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 )
 
-// newRetryClient configures go-retryablehttp for this API. Nothing is left at
-// the library's defaults: its logger would print through the standard log
-// package, and its error handler would hide the last status and body.
-func (c *Client) newRetryClient(s settings) *retryablehttp.Client {
-	rc := &retryablehttp.Client{
-		HTTPClient:   s.httpClient,
-		Logger:       nil,
-		RetryWaitMin: s.retryWaitMin,
-		RetryWaitMax: s.retryWaitMax,
-		RetryMax:     s.maxRetries,
-		CheckRetry:   c.checkRetry,
-		Backoff:      c.backoff,
-		ErrorHandler: lastResponse,
+// callRun is one call's go-retryablehttp client together with what its
+// hooks need, so that a call with its own settings costs one allocation
+// and a few method values rather than a closure per setting.
+type callRun struct {
+	rc            retryablehttp.Client
+	c             *Client
+	maxRetryAfter time.Duration
+	logger        *slog.Logger
+	attempts      attemptLog
+}
+
+// newCallRun configures go-retryablehttp for one call, with the call's
+// settings. Nothing is left at the library's defaults: its logger would
+// print through the standard log package, and its error handler would hide
+// the last status and body.
+func (c *Client) newCallRun(cfg config, method, path string) *callRun {
+	run := &callRun{
+		c:             c,
+		maxRetryAfter: cfg.maxRetryAfter,
+		logger:        cfg.logger,
+		attempts:      attemptLog{method: method, path: path, maxRetries: cfg.maxRetries},
 	}
-	if c.logger != nil {
-		rc.RequestLogHook = startAttempt
-	}
-	return rc
+	run.rc.HTTPClient = cfg.httpClient
+	run.rc.RetryWaitMin, run.rc.RetryWaitMax = cfg.retryWaitMin, cfg.retryWaitMax
+	run.rc.RetryMax = cfg.maxRetries
+	run.rc.CheckRetry = run.checkRetry
+	run.rc.Backoff = c.backoff
+	run.rc.ErrorHandler = lastResponse
+	run.rc.RequestLogHook = run.startAttempt
+	return run
 }
 
 // checkRetry decides after each attempt. It retries connection errors, 429
@@ -37,15 +50,24 @@ func (c *Client) newRetryClient(s settings) *retryablehttp.Client {
 // A Retry-After longer than the cap or than the time left before the
 // context's deadline is not waited for: the response is handed back so the
 // caller sees the 429 or 503, with RetryAfter, and can reschedule.
-func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	retry, stop := c.classify(ctx, resp, err)
-	c.logAttempt(ctx, resp, err, retry)
+func (run *callRun) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	retry, stop := run.c.classify(ctx, resp, err, run.maxRetryAfter)
+	run.c.logAttempt(ctx, run.logger, &run.attempts, resp, err, retry)
 	return retry, stop
 }
 
-func (c *Client) classify(ctx context.Context, resp *http.Response, err error) (bool, error) {
+// startAttempt counts the attempts, for the log and for Response.
+func (run *callRun) startAttempt(_ retryablehttp.Logger, _ *http.Request, retryNumber int) {
+	run.attempts.attempt = retryNumber + 1
+	run.attempts.start = time.Now()
+}
+
+func (c *Client) classify(ctx context.Context, resp *http.Response, err error, maxRetryAfter time.Duration) (bool, error) {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr
+	}
+	if errors.Is(err, ErrCrossOriginRedirect) {
+		return false, nil // the next attempt would be redirected alike
 	}
 	if err != nil {
 		// The library's policy already knows which transport errors are
@@ -59,7 +81,7 @@ func (c *Client) classify(ctx context.Context, resp *http.Response, err error) (
 		if wait, ok := c.retryAfter(resp); ok {
 			// Waiting past the cap, or past the caller's deadline, would
 			// only end in a context error that hides the server's answer.
-			if wait > c.maxRetryAfter {
+			if wait > maxRetryAfter {
 				return false, nil
 			}
 			if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
@@ -151,32 +173,20 @@ func lastResponse(resp *http.Response, err error, _ int) (*http.Response, error)
 	return resp, nil
 }
 
-// attemptLog carries one call's logging state through the request context,
-// because the retry hooks only see the request and the response.
+// attemptLog follows one call's attempts, for the log and for Response.
+// A call's attempts run one after another, so it needs no lock.
 type attemptLog struct {
 	method, path string
-	attempt      int
+	maxRetries   int
+	attempt      int // 1 for the first attempt
 	start        time.Time
-}
-
-type attemptLogKey struct{}
-
-func startAttempt(_ retryablehttp.Logger, req *http.Request, retryNumber int) {
-	if al, ok := req.Context().Value(attemptLogKey{}).(*attemptLog); ok {
-		al.attempt = retryNumber + 1
-		al.start = time.Now()
-	}
 }
 
 // logAttempt writes one line per attempt: method, path, status, attempt,
 // duration and, for transport failures, the error. Never headers or bodies,
 // so never the key.
-func (c *Client) logAttempt(ctx context.Context, resp *http.Response, err error, retrying bool) {
-	if c.logger == nil {
-		return
-	}
-	al, ok := ctx.Value(attemptLogKey{}).(*attemptLog)
-	if !ok {
+func (c *Client) logAttempt(ctx context.Context, logger *slog.Logger, al *attemptLog, resp *http.Response, err error, retrying bool) {
+	if logger == nil {
 		return
 	}
 	level := slog.LevelDebug
@@ -196,7 +206,7 @@ func (c *Client) logAttempt(ctx context.Context, resp *http.Response, err error,
 		}
 	}
 	// The library asks checkRetry even after the last allowed attempt.
-	retrying = retrying && al.attempt <= c.retry.RetryMax
+	retrying = retrying && al.attempt <= al.maxRetries
 	if retrying {
 		level = slog.LevelWarn
 	}
@@ -205,5 +215,5 @@ func (c *Client) logAttempt(ctx context.Context, resp *http.Response, err error,
 		slog.Duration("duration", time.Since(al.start)),
 		slog.Bool("retrying", retrying),
 	)
-	c.logger.LogAttrs(ctx, level, "taskrouting request", attrs...)
+	logger.LogAttrs(ctx, level, "taskrouting request", attrs...)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"log/slog"
 	"net"
 	"net/http"
@@ -16,6 +17,8 @@ import (
 	"time"
 
 	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // syncBuffer is a log sink safe for the handler's concurrent writes.
@@ -161,15 +164,18 @@ func TestLogLines(t *testing.T) {
 }
 
 func TestNoLoggerNoOutput(t *testing.T) {
-	// retryablehttp's default logger writes to stderr through the log
-	// package; the client must have switched it off.
+	// retryablehttp's default logger writes through the standard log
+	// package; the client must have switched it off. Not parallel: it
+	// takes over the log package's output.
+	var out bytes.Buffer
+	prev := log.Writer()
+	log.SetOutput(&out)
+	t.Cleanup(func() { log.SetOutput(prev) })
+
 	c, _ := scriptedClient(t, []step{unavailable, created})
-	if c.retry.Logger != nil {
-		t.Errorf("retryablehttp logger is %T, want nil", c.retry.Logger)
-	}
-	if c.retry.RequestLogHook != nil || c.retry.ResponseLogHook != nil {
-		t.Error("log hooks installed without a logger")
-	}
+	_, err := c.Tasks.Create(context.Background(), CreateTaskParams{Tags: []string{"billing"}})
+	require.NoError(t, err)
+	assert.Empty(t, out.String(), "the standard logger received output")
 }
 
 // TestQuotaConcurrent reads the snapshot while requests update it; run with -race.

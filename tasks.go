@@ -26,101 +26,6 @@ const (
 	TaskStatusAll       TaskStatus = "all"
 )
 
-// Escalation says what happens when an offered worker does not answer.
-type Escalation struct {
-	RespondWithin time.Duration // wire respondWithinMs, 1s to 24h
-	OnNoResponse  string        // "allow" or "block"
-}
-
-type escalationWire struct {
-	RespondWithinMs durationMillis `json:"respondWithinMs,omitempty"`
-	OnNoResponse    string         `json:"onNoResponse,omitempty"`
-}
-
-// MarshalJSON writes the wire form (milliseconds).
-func (e Escalation) MarshalJSON() ([]byte, error) {
-	return json.Marshal(escalationWire{durationMillis(e.RespondWithin), e.OnNoResponse})
-}
-
-// UnmarshalJSON reads the wire form.
-func (e *Escalation) UnmarshalJSON(b []byte) error {
-	var w escalationWire
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*e = Escalation{time.Duration(w.RespondWithinMs), w.OnNoResponse}
-	return nil
-}
-
-// SLA bounds a task's life and its rejections.
-type SLA struct {
-	ExpireAfter     time.Duration // wire expireAfterMs
-	MaxRejections   int           // 1-100
-	OnMaxRejections string        // "park", "fail" or "keep"
-}
-
-type slaWire struct {
-	ExpireAfterMs   durationMillis `json:"expireAfterMs,omitempty"`
-	MaxRejections   int            `json:"maxRejections,omitempty"`
-	OnMaxRejections string         `json:"onMaxRejections,omitempty"`
-}
-
-// MarshalJSON writes the wire form (milliseconds).
-func (s SLA) MarshalJSON() ([]byte, error) {
-	return json.Marshal(slaWire{durationMillis(s.ExpireAfter), s.MaxRejections, s.OnMaxRejections})
-}
-
-// UnmarshalJSON reads the wire form.
-func (s *SLA) UnmarshalJSON(b []byte) error {
-	var w slaWire
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*s = SLA{time.Duration(w.ExpireAfterMs), w.MaxRejections, w.OnMaxRejections}
-	return nil
-}
-
-// Schedule limits when a task may be matched. A zero time is left out.
-type Schedule struct {
-	NotBefore time.Time
-	NotAfter  time.Time
-}
-
-type scheduleWire struct {
-	NotBefore epochMillis `json:"notBefore,omitzero"`
-	NotAfter  epochMillis `json:"notAfter,omitzero"`
-}
-
-// MarshalJSON writes the wire form (epoch milliseconds).
-func (s Schedule) MarshalJSON() ([]byte, error) {
-	return json.Marshal(scheduleWire{msOf(s.NotBefore), msOf(s.NotAfter)})
-}
-
-// UnmarshalJSON reads the wire form.
-func (s *Schedule) UnmarshalJSON(b []byte) error {
-	var w scheduleWire
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*s = Schedule{w.NotBefore.t, w.NotAfter.t}
-	return nil
-}
-
-// CreateTaskParams is the body of POST /tasks. Only Tags is required.
-type CreateTaskParams struct {
-	Tags            []string             `json:"tags"`
-	ID              string               `json:"id,omitempty"`
-	Priority        float64              `json:"priority,omitempty"` // higher is more urgent
-	VetoedWorkers   []string             `json:"vetoedWorkers,omitempty"`
-	SkillThresholds map[string]float64   `json:"skillThresholds,omitempty"`
-	Meta            map[string]any       `json:"meta,omitempty"`
-	Title           string               `json:"title,omitempty"`
-	Description     string               `json:"description,omitempty"`
-	Escalation      Nullable[Escalation] `json:"escalation,omitzero"`
-	SLA             Nullable[SLA]        `json:"sla,omitzero"`
-	Schedule        *Schedule            `json:"schedule,omitempty"`
-}
-
 // TaskRef is the short answer of the calls that change a task.
 type TaskRef struct {
 	ID     string     `json:"id"`
@@ -134,17 +39,32 @@ type Task struct {
 	Priority        float64            `json:"priority"`
 	Status          TaskStatus         `json:"status"`
 	WorkerID        string             `json:"workerId"` // "" when null
-	CreatedAt       time.Time          `json:"-"`        // wire createdAt, epoch ms
+	CreatedAt       time.Time          `json:"-"`        // wire createdAt, epoch ms (ISO-8601 also read)
 	Meta            map[string]any     `json:"meta"`
 	Title           string             `json:"title,omitempty"`
 	Description     string             `json:"description,omitempty"`
+	Context         map[string]any     `json:"context,omitempty"`    // worker-plane task detail
+	References      []TaskReference    `json:"references,omitempty"` // worker-plane task detail
 	VetoedWorkers   []string           `json:"vetoedWorkers,omitempty"`
 	SkillThresholds map[string]float64 `json:"skillThresholds,omitempty"`
 	Escalation      *Escalation        `json:"escalation,omitempty"` // nil when null or absent
-	SLA             *SLA               `json:"sla,omitempty"`
-	Schedule        *Schedule          `json:"schedule,omitempty"`
-	// Raw is the task's JSON exactly as received, for fields this version
-	// of the client does not model.
+	// EscalationLevel is how many escalation steps the task has taken.
+	EscalationLevel int  `json:"escalationLevel,omitempty"`
+	SLA             *SLA `json:"sla,omitempty"`
+	// AcceptedAt is when the holder accepted the task (wire acceptedAt,
+	// epoch ms); zero when not accepted or not recorded. Single-task reads.
+	AcceptedAt    time.Time `json:"-"`
+	Schedule      *Schedule `json:"schedule,omitempty"`
+	Latitude      *float64  `json:"latitude,omitempty"`
+	Longitude     *float64  `json:"longitude,omitempty"`
+	MaxDistanceKm *float64  `json:"maxDistanceKm,omitempty"`
+	RequireGeo    bool      `json:"requireGeo,omitempty"`
+	AllowedCIDRs  []string  `json:"allowedCidrs,omitempty"`
+	// Raw is the task's JSON, for the members this version of the client
+	// does not model. When the task is a call's whole answer (Tasks.Get,
+	// WorkerClient.Task) it is the response body exactly as received;
+	// elsewhere (in a list, or decoded with json.Unmarshal) it is the
+	// object's own bytes, without the whitespace around it.
 	Raw json.RawMessage `json:"-"`
 }
 
@@ -153,23 +73,25 @@ func (t *Task) UnmarshalJSON(b []byte) error {
 	type plain Task
 	w := struct {
 		*plain
-		CreatedAt epochMillis `json:"createdAt"`
+		CreatedAt  wireTime `json:"createdAt"`
+		AcceptedAt wireTime `json:"acceptedAt"`
 	}{plain: (*plain)(t)}
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	t.CreatedAt = w.CreatedAt.t
+	t.CreatedAt, t.AcceptedAt = w.CreatedAt.t, w.AcceptedAt.t
 	t.Raw = cloneRaw(b)
 	return nil
 }
 
-// MarshalJSON writes the wire form (createdAt in epoch ms).
+// MarshalJSON writes the wire form (createdAt and acceptedAt in epoch ms).
 func (t Task) MarshalJSON() ([]byte, error) {
 	type plain Task
 	return json.Marshal(struct {
 		plain
-		CreatedAt epochMillis `json:"createdAt"`
-	}{plain(t), msOf(t.CreatedAt)})
+		CreatedAt  wireTime `json:"createdAt"`
+		AcceptedAt wireTime `json:"acceptedAt,omitzero"`
+	}{plain(t), msOf(t.CreatedAt), msOf(t.AcceptedAt)})
 }
 
 // ListTasksParams filters GET /tasks. Zero fields are not sent.
@@ -208,12 +130,87 @@ type TaskPriority struct {
 	Priority float64 `json:"priority"`
 }
 
-// SuggestWorkersParams is the body of POST /tasks/suggest-workers.
+// UpdateTaskParams is the body of PATCH /tasks/{id} for Update. A field
+// left at its zero value is not sent and keeps its value; Null clears one
+// that can be cleared. The limits are those of CreateTaskParams.
+type UpdateTaskParams struct {
+	// Tags replaces the task's tags (1-32). Eligibility follows them: a
+	// task whose holder no longer carries every tag is taken back.
+	Tags        []string                        `json:"tags,omitzero"`
+	Priority    *float64                        `json:"priority,omitempty"`
+	Title       Nullable[string]                `json:"title,omitzero"`
+	Description Nullable[string]                `json:"description,omitzero"`
+	Context     Nullable[map[string]any]        `json:"context,omitzero"`
+	References  Nullable[[]TaskReferenceParams] `json:"references,omitzero"`
+	Meta        Nullable[map[string]any]        `json:"meta,omitzero"`
+}
+
+// validate holds the fields to the platform's limits (tasks.update).
+func (p UpdateTaskParams) validate() error {
+	const in = "UpdateTaskParams"
+	if p.Tags == nil && p.Priority == nil && p.Title.IsZero() && p.Description.IsZero() &&
+		p.Context.IsZero() && p.References.IsZero() && p.Meta.IsZero() {
+		return &ParamError{Param: in, Problem: "must set at least one field"}
+	}
+	var errs []error
+	if p.Tags != nil {
+		errs = append(errs, checkStrings(in+".Tags", p.Tags, 1, 32, 1, 64))
+	}
+	if title, ok := p.Title.Get(); ok {
+		errs = append(errs, checkLen(in+".Title", title, 1, 300))
+	}
+	if desc, ok := p.Description.Get(); ok {
+		errs = append(errs, checkLen(in+".Description", desc, 1, 10000))
+	}
+	if refs, ok := p.References.Get(); ok {
+		errs = append(errs, checkReferences(in, refs))
+	}
+	return firstError(errs...)
+}
+
+// TaskUpdate is the answer of PATCH /tasks/{id} for Update.
+type TaskUpdate struct {
+	ID       string     `json:"id"`
+	Status   TaskStatus `json:"status"`
+	Tags     []string   `json:"tags"`
+	Priority *float64   `json:"priority"` // nil when the task has none
+	// Requeued is true when new tags no longer reached the worker holding
+	// the task, so it was taken back and queued again; PreviousWorkerID
+	// names that worker.
+	Requeued         bool   `json:"requeued"`
+	PreviousWorkerID string `json:"previousWorkerId,omitempty"`
+}
+
+// SuggestWorkersParams is the body of POST /tasks/suggest-workers. The
+// fields mean what they mean in CreateTaskParams.
 type SuggestWorkersParams struct {
-	Tags          []string `json:"tags"`
-	Priority      *float64 `json:"priority,omitempty"`
-	VetoedWorkers []string `json:"vetoedWorkers,omitempty"`
-	Limit         int      `json:"limit,omitempty"` // 1-100
+	Tags           []string        `json:"tags"` // 1-32, each 1-64 characters
+	Priority       *float64        `json:"priority,omitempty"`
+	RequiredSkills []RequiredSkill `json:"requiredSkills,omitempty"`
+	VetoedWorkers  []string        `json:"vetoedWorkers,omitempty"`
+	Limit          int             `json:"limit,omitempty"` // 1-100
+	Latitude       *float64        `json:"latitude,omitempty"`
+	Longitude      *float64        `json:"longitude,omitempty"`
+	MaxDistanceKm  *float64        `json:"maxDistanceKm,omitempty"`
+	RequireGeo     bool            `json:"requireGeo,omitempty"`
+	AllowedCIDRs   []string        `json:"allowedCidrs,omitempty"`
+}
+
+// validate holds the fields to the platform's limits (tasks.suggestWorkers).
+func (p SuggestWorkersParams) validate() error {
+	const in = "SuggestWorkersParams"
+	if p.Limit != 0 {
+		if err := checkRange(in+".Limit", float64(p.Limit), 1, 100); err != nil {
+			return err
+		}
+	}
+	return firstError(
+		checkStrings(in+".Tags", p.Tags, 1, 32, 1, 64),
+		checkRequiredSkills(in, p.RequiredSkills),
+		checkStrings(in+".VetoedWorkers", p.VetoedWorkers, 0, 64, 0, 128),
+		checkGeo(in, p.Latitude, p.Longitude, p.MaxDistanceKm, "MaxDistanceKm"),
+		checkStrings(in+".AllowedCIDRs", p.AllowedCIDRs, 0, 32, 0, 64),
+	)
 }
 
 // Suggestion is the answer of POST /tasks/suggest-workers: a dry run of the
@@ -225,12 +222,19 @@ type Suggestion struct {
 }
 
 // TasksService holds the task operations. Use it as Client.Tasks.
-type TasksService struct{ c *Client }
+type TasksService struct {
+	c           *Client
+	Attachments *AttachmentsService  // tasks.attachments.*: files on a task
+	Context     *TaskContextService  // tasks.context.*: a task's rich data
+	Comments    *TaskCommentsService // tasks.comments.*
+}
 
-// Create creates a task: POST /tasks. The answer is 202 with the new id.
+// Create creates a task. The answer is 202 with the new id.
+//
+// API: tasks.create, POST /tasks
 func (s *TasksService) Create(ctx context.Context, p CreateTaskParams, opts ...RequestOption) (*TaskRef, error) {
-	if len(p.Tags) == 0 {
-		return nil, &ParamError{Param: "CreateTaskParams.Tags", Problem: "must not be empty"}
+	if err := p.validate(); err != nil {
+		return nil, err
 	}
 	out := new(TaskRef)
 	if err := s.c.call(ctx, "POST", "/tasks", nil, p, out, opts); err != nil {
@@ -239,7 +243,9 @@ func (s *TasksService) Create(ctx context.Context, p CreateTaskParams, opts ...R
 	return out, nil
 }
 
-// Get returns a task: GET /tasks/{id}.
+// Get returns a task.
+//
+// API: tasks.get, GET /tasks/{id}
 func (s *TasksService) Get(ctx context.Context, taskID string, opts ...RequestOption) (*Task, error) {
 	if err := checkID("taskID", taskID); err != nil {
 		return nil, err
@@ -251,7 +257,9 @@ func (s *TasksService) Get(ctx context.Context, taskID string, opts ...RequestOp
 	return out, nil
 }
 
-// ListPage returns one page of tasks: GET /tasks.
+// ListPage returns one page of tasks.
+//
+// API: tasks.list, GET /tasks
 func (s *TasksService) ListPage(ctx context.Context, p ListTasksParams, opts ...RequestOption) (*TaskPage, error) {
 	if p.Limit < 0 {
 		return nil, &ParamError{Param: "ListTasksParams.Limit", Problem: "must not be negative"}
@@ -273,10 +281,12 @@ func (s *TasksService) ListPage(ctx context.Context, p ListTasksParams, opts ...
 	return out, nil
 }
 
-// List iterates over every task matching p: GET /tasks, following
+// List iterates over every task matching p, following
 // nextCursor until hasMore is false. An error is yielded once and ends the
 // iteration; a cursor seen before ends it with ErrCursorRepeated rather
 // than looping forever.
+//
+// API: tasks.list, GET /tasks
 func (s *TasksService) List(ctx context.Context, p ListTasksParams, opts ...RequestOption) iter.Seq2[Task, error] {
 	return func(yield func(Task, error) bool) {
 		// A copy, so that ranging over the sequence again starts from the
@@ -309,7 +319,9 @@ func (s *TasksService) List(ctx context.Context, p ListTasksParams, opts ...Requ
 	}
 }
 
-// Cancel cancels a task that is not finished: DELETE /tasks/{id}.
+// Cancel cancels a task that is not finished.
+//
+// API: tasks.cancel, DELETE /tasks/{id}
 func (s *TasksService) Cancel(ctx context.Context, taskID string, opts ...RequestOption) error {
 	if err := checkID("taskID", taskID); err != nil {
 		return err
@@ -317,15 +329,17 @@ func (s *TasksService) Cancel(ctx context.Context, taskID string, opts ...Reques
 	return s.c.call(ctx, "DELETE", escapePath("/tasks/", taskID), nil, nil, nil, opts)
 }
 
-// Assign offers a task to a chosen worker: POST /tasks/{id}/assign.
+// Assign offers a task to a chosen worker.
 // The worker must be eligible for the task except for capacity: a vetoed,
 // rejecting, unavailable or unqualified worker is ErrInvalidState. Without
 // Force a full backlog is ErrBacklogFull; Force lets the offer exceed it.
+//
+// API: tasks.assign, POST /tasks/{id}/assign
 func (s *TasksService) Assign(ctx context.Context, taskID string, p AssignTaskParams, opts ...RequestOption) (*Assignment, error) {
 	if err := checkID("taskID", taskID); err != nil {
 		return nil, err
 	}
-	if err := checkID("AssignTaskParams.WorkerID", p.WorkerID); err != nil {
+	if err := firstError(checkID("AssignTaskParams.WorkerID", p.WorkerID), checkLen("AssignTaskParams.WorkerID", p.WorkerID, 1, 128)); err != nil {
 		return nil, err
 	}
 	out := new(Assignment)
@@ -335,7 +349,9 @@ func (s *TasksService) Assign(ctx context.Context, taskID string, p AssignTaskPa
 	return out, nil
 }
 
-// SetPriority changes a task's priority: PATCH /tasks/{id}.
+// SetPriority changes a task's priority.
+//
+// API: tasks.setPriority, PATCH /tasks/{id}
 func (s *TasksService) SetPriority(ctx context.Context, taskID string, priority float64, opts ...RequestOption) (*TaskPriority, error) {
 	if err := checkID("taskID", taskID); err != nil {
 		return nil, err
@@ -351,11 +367,32 @@ func (s *TasksService) SetPriority(ctx context.Context, taskID string, priority 
 	return out, nil
 }
 
+// Update edits a live task: its tags, priority, title, description,
+// context, references or meta. Check TaskUpdate.Requeued after a change of
+// tags: the worker holding the task may have lost it.
+//
+// API: tasks.update, PATCH /tasks/{id}
+func (s *TasksService) Update(ctx context.Context, taskID string, p UpdateTaskParams, opts ...RequestOption) (*TaskUpdate, error) {
+	if err := checkID("taskID", taskID); err != nil {
+		return nil, err
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	out := new(TaskUpdate)
+	if err := s.c.call(ctx, "PATCH", escapePath("/tasks/", taskID), nil, p, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SuggestWorkers ranks the workers a task with p's tags would go to, without
-// creating anything: POST /tasks/suggest-workers.
+// creating anything.
+//
+// API: tasks.suggestWorkers, POST /tasks/suggest-workers
 func (s *TasksService) SuggestWorkers(ctx context.Context, p SuggestWorkersParams, opts ...RequestOption) (*Suggestion, error) {
-	if len(p.Tags) == 0 {
-		return nil, &ParamError{Param: "SuggestWorkersParams.Tags", Problem: "must not be empty"}
+	if err := p.validate(); err != nil {
+		return nil, err
 	}
 	out := new(Suggestion)
 	if err := s.c.call(ctx, "POST", "/tasks/suggest-workers", nil, p, out, opts); err != nil {

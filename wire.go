@@ -3,6 +3,7 @@ package taskrouting
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -57,23 +58,55 @@ func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// epochMillis is the wire form of a timestamp: Unix epoch milliseconds.
-// A null or absent member decodes to the zero time.Time, and the zero
-// time.Time encodes as null so "not set" survives a round trip.
-type epochMillis struct{ t time.Time }
-
-func msOf(t time.Time) epochMillis { return epochMillis{t} }
-
-func (m epochMillis) MarshalJSON() ([]byte, error) {
-	if m.t.IsZero() {
-		return []byte("null"), nil
-	}
-	return json.Marshal(m.t.UnixMilli())
+// wireTime is the wire form of a timestamp. The platform sends most times
+// as Unix epoch milliseconds (createdAt, matchedAt, schedule bounds) and some
+// as ISO-8601 strings (break times, identity times); wireTime reads either
+// form, and null, whatever the member, so a server that changes the form of
+// one member does not fail the whole answer. It writes the form it was made
+// with: msOf for epoch milliseconds, isoOf for ISO-8601. The zero time.Time
+// is written as null so "not set" survives a round trip.
+type wireTime struct {
+	t   time.Time
+	iso bool
 }
 
-func (m *epochMillis) UnmarshalJSON(b []byte) error {
-	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
-		m.t = time.Time{}
+func msOf(t time.Time) wireTime  { return wireTime{t: t} }
+func isoOf(t time.Time) wireTime { return wireTime{t: t, iso: true} }
+
+// isoLayout is the ISO-8601 form the platform writes: UTC with milliseconds.
+const isoLayout = "2006-01-02T15:04:05.000Z07:00"
+
+func (w wireTime) MarshalJSON() ([]byte, error) {
+	switch {
+	case w.t.IsZero():
+		return []byte("null"), nil
+	case w.iso:
+		return json.Marshal(w.t.UTC().Format(isoLayout))
+	default:
+		return json.Marshal(w.t.UnixMilli())
+	}
+}
+
+func (w *wireTime) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case bytes.Equal(b, []byte("null")):
+		w.t = time.Time{}
+		return nil
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		if s == "" {
+			w.t, w.iso = time.Time{}, true
+			return nil
+		}
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			return fmt.Errorf("taskrouting: time %q is neither epoch milliseconds nor ISO-8601", s)
+		}
+		w.t, w.iso = t.UTC(), true
 		return nil
 	}
 	// The wire promises integers, but a float such as 1.7e12 must not fail
@@ -82,11 +115,11 @@ func (m *epochMillis) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &f); err != nil {
 		return err
 	}
-	m.t = time.UnixMilli(int64(f)).UTC()
+	w.t, w.iso = time.UnixMilli(int64(f)).UTC(), false
 	return nil
 }
 
-func (m epochMillis) IsZero() bool { return m.t.IsZero() }
+func (w wireTime) IsZero() bool { return w.t.IsZero() }
 
 // durationMillis is the wire form of a duration in milliseconds.
 type durationMillis time.Duration

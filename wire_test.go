@@ -34,7 +34,7 @@ var wireCases = []struct {
 	{"workers.upsert", func(ctx context.Context, c *Client) (any, error) {
 		return c.Workers.Upsert(ctx, UpsertWorkerParams{
 			ID: "agent_1", Tags: []string{"english", "billing"}, RoutingWeights: map[string]float64{"english": 100},
-			MaxBacklogSize: Ptr(3), Available: Ptr(true), Meta: map[string]any{"name": "Ada"},
+			MaxBacklogSize: Ptr(3), Available: Ptr(true),
 		})
 	}, &WorkerRef{ID: "agent_1"}},
 	{"workers.patch", func(ctx context.Context, c *Client) (any, error) {
@@ -44,7 +44,7 @@ var wireCases = []struct {
 		return c.Workers.Get(ctx, "agent_1")
 	}, &WorkerDetail{
 		ID: "agent_1", Tags: []string{"english", "billing"}, RoutingWeights: map[string]float64{"english": 100, "billing": 50},
-		MaxBacklogSize: Ptr(3), Available: true, Meta: map[string]any{"name": "Ada"},
+		MaxBacklogSize: Ptr(3), Available: true,
 	}},
 	{"workers.list", func(ctx context.Context, c *Client) (any, error) {
 		return c.Workers.List(ctx)
@@ -85,6 +85,9 @@ var wireCases = []struct {
 	{"tasks.setPriority", func(ctx context.Context, c *Client) (any, error) {
 		return c.Tasks.SetPriority(ctx, "task_8fk2", 95)
 	}, &TaskPriority{ID: "task_8fk2", Priority: 95}},
+	{"tasks.update", func(ctx context.Context, c *Client) (any, error) {
+		return c.Tasks.Update(ctx, "task_e5f6", UpdateTaskParams{Tags: []string{"billing", "german"}, Title: Some("Rechnung prüfen")})
+	}, &TaskUpdate{ID: "task_e5f6", Status: TaskStatusQueued, Tags: []string{"billing", "german"}, Priority: Ptr(0.0)}},
 	{"tasks.accept", func(ctx context.Context, c *Client) (any, error) {
 		return c.Decisions.Accept(ctx, "task_8fk2", "agent_1")
 	}, &TaskRef{ID: "task_8fk2", Status: TaskStatusAccepted}},
@@ -107,7 +110,7 @@ var wireCases = []struct {
 		return c.Learning.Status(ctx)
 	}, &LearningStatus{
 		Enabled: true, Rewards: json.RawMessage(`{"accept":1,"complete":2,"reject":-1,"expiry":-0.5}`),
-		Stats: json.RawMessage(`{"workers":1,"pairs":2,"outcomes":3}`), ModelSize: 2,
+		Stats: &LearningStats{Decisions: 3, Rewards: 3, TotalReward: 4, AverageReward: 1.3333}, ModelSize: 2,
 	}},
 	{"learning.workerStats", func(ctx context.Context, c *Client) (any, error) {
 		return c.Learning.WorkerStats(ctx, "agent_1")
@@ -151,6 +154,7 @@ func TestWireFixtures(t *testing.T) {
 			}
 			r := reqs[0]
 			checkSentRequest(t, fx, r, "Bearer "+testKey)
+			checkOperationReached(t, tc.op, checkRequestContract(t, r))
 			if tc.want == nil {
 				diff(t, "decoded answer", nil, got)
 			} else {
@@ -161,7 +165,7 @@ func TestWireFixtures(t *testing.T) {
 }
 
 // TestWireFixturesComplete keeps the table and the directory in step: every
-// operation of DESIGN §2.3 has a file, and every file a test case.
+// workspace-plane fixture has a test case, and every test case a fixture.
 func TestWireFixturesComplete(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "wire", "*.json"))
 	noError(t, err)
@@ -185,8 +189,8 @@ func TestWireFixturesComplete(t *testing.T) {
 	sort.Strings(onDisk)
 	sort.Strings(inTable)
 	diff(t, "fixtures on disk vs test cases", onDisk, inTable)
-	if len(inTable) != 20 {
-		t.Errorf("%d operations, want 15 Must and 5 Should", len(inTable))
+	if len(inTable) != 21 {
+		t.Errorf("%d workspace-plane operations in the story, want 21", len(inTable))
 	}
 }
 

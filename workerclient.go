@@ -26,6 +26,9 @@ type WorkerClient struct {
 	// c carries the session in c.creds. Behind a pointer, so %v of a
 	// WorkerClient value prints an address, never the token.
 	c *Client
+
+	// Attachments is worker.attachments.*: files on the worker's own tasks.
+	Attachments *WorkerAttachmentsService
 }
 
 // NewWorkerClient returns a signed-out worker client for the API rooted at
@@ -39,7 +42,7 @@ func NewWorkerClient(baseURL string, opts ...Option) (*WorkerClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &WorkerClient{c: c}, nil
+	return &WorkerClient{c: c, Attachments: &WorkerAttachmentsService{c: c}}, nil
 }
 
 // WorkerLoginParams is the body of POST /worker-auth/login. The PIN is the
@@ -71,19 +74,39 @@ func (p WorkerLoginParams) LogValue() slog.Value {
 // WorkerProfile is the answer of GET /portal/me: the signed-in worker.
 type WorkerProfile struct {
 	WorkerID  string `json:"workerId"`
+	Label     string `json:"label,omitempty"` // the sign-in's label, e.g. "desk 4"
 	Available bool   `json:"available"`
-	OnBreak   bool   `json:"onBreak"`
-	// Raw is the answer exactly as received, for fields this version of the
-	// client does not model.
+	// PendingApproval is true while an operator has still to admit a worker
+	// who joined by themselves; no work reaches them until then.
+	PendingApproval bool `json:"pendingApproval,omitempty"`
+	OnBreak         bool `json:"onBreak"`
+	// BreakStartedAt is when the open break started (wire breakStartedAt,
+	// ISO-8601); zero when not on a break.
+	BreakStartedAt time.Time     `json:"-"`
+	Skills         []WorkerSkill `json:"skills,omitempty"`
+	// SkillSetupPending is true while the worker has still to choose their
+	// own skills.
+	SkillSetupPending bool   `json:"skillSetupPending,omitempty"`
+	Locale            string `json:"locale,omitempty"` // the worker's language; "" for the workspace default
+	// Raw is the profile's JSON, for the members this version of the client
+	// does not model. When the profile is a call's whole answer (WorkerClient.Me)
+	// it is the response body exactly as received; elsewhere (in a list,
+	// or decoded with json.Unmarshal) it is the object's own bytes,
+	// without the whitespace around it.
 	Raw json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes the wire form and keeps it in Raw.
 func (p *WorkerProfile) UnmarshalJSON(b []byte) error {
 	type plain WorkerProfile
-	if err := json.Unmarshal(b, (*plain)(p)); err != nil {
+	w := struct {
+		*plain
+		BreakStartedAt wireTime `json:"breakStartedAt"`
+	}{plain: (*plain)(p)}
+	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
+	p.BreakStartedAt = w.BreakStartedAt.t
 	p.Raw = cloneRaw(b)
 	return nil
 }
@@ -96,7 +119,15 @@ type WorkerAvailability struct {
 
 // StartBreakParams is the body of POST /portal/breaks/start.
 type StartBreakParams struct {
-	Reason string `json:"reason,omitempty"` // optional, e.g. "lunch"
+	Reason string `json:"reason,omitempty"` // optional, e.g. "lunch"; at most 100 characters
+}
+
+// maxBreakReason is the platform's limit on StartBreakParams.Reason, in characters.
+const maxBreakReason = 100
+
+// validate holds the reason to the platform's limit (worker.startBreak).
+func (p StartBreakParams) validate() error {
+	return checkLen("StartBreakParams.Reason", p.Reason, 0, maxBreakReason)
 }
 
 // BreakState is the answer of POST /portal/breaks/start (OnBreak true,
@@ -104,18 +135,18 @@ type StartBreakParams struct {
 type BreakState struct {
 	WorkerID string
 	OnBreak  bool
-	Since    time.Time // wire since, epoch ms; when the break started
-	EndedAt  time.Time // wire endedAt, epoch ms; when the break ended
+	Since    time.Time // wire since, ISO-8601; when the break started
+	EndedAt  time.Time // wire endedAt, ISO-8601; when the break ended
 }
 
 type breakStateWire struct {
-	WorkerID string      `json:"workerId"`
-	OnBreak  bool        `json:"onBreak"`
-	Since    epochMillis `json:"since,omitzero"`
-	EndedAt  epochMillis `json:"endedAt,omitzero"`
+	WorkerID string   `json:"workerId"`
+	OnBreak  bool     `json:"onBreak"`
+	Since    wireTime `json:"since,omitzero"`
+	EndedAt  wireTime `json:"endedAt,omitzero"`
 }
 
-// UnmarshalJSON decodes the wire form.
+// UnmarshalJSON decodes the wire form. Either time form is accepted.
 func (s *BreakState) UnmarshalJSON(b []byte) error {
 	var w breakStateWire
 	if err := json.Unmarshal(b, &w); err != nil {
@@ -125,26 +156,27 @@ func (s *BreakState) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the wire form (epoch ms; zero times left out).
+// MarshalJSON writes the wire form (ISO-8601 times; zero times left out).
 func (s BreakState) MarshalJSON() ([]byte, error) {
-	return json.Marshal(breakStateWire{s.WorkerID, s.OnBreak, msOf(s.Since), msOf(s.EndedAt)})
+	return json.Marshal(breakStateWire{s.WorkerID, s.OnBreak, isoOf(s.Since), isoOf(s.EndedAt)})
 }
 
 // Login signs in as a worker and adopts the session token and the worker
-// id for every later call: POST /worker-auth/login. It is sent without a
+// id for every later call. It is sent without a
 // token. A wrong PIN (or an unknown worker or workspace) is a 401 that
 // matches ErrInvalidCredentials and ErrUnauthorized. A Login while signed
 // in replaces the session without revoking the old token; Logout first to
 // revoke it.
+//
+// API: worker.login, POST /worker-auth/login
 func (w *WorkerClient) Login(ctx context.Context, p WorkerLoginParams, opts ...RequestOption) error {
-	if p.WorkspaceID == "" {
-		return &ParamError{Param: "WorkerLoginParams.WorkspaceID", Problem: "must not be empty"}
-	}
-	if err := checkID("WorkerLoginParams.WorkerID", p.WorkerID); err != nil {
+	if err := firstError(
+		checkLen("WorkerLoginParams.WorkspaceID", p.WorkspaceID, 1, 64),
+		checkID("WorkerLoginParams.WorkerID", p.WorkerID),
+		checkLen("WorkerLoginParams.WorkerID", p.WorkerID, 1, 128),
+		checkLen("WorkerLoginParams.PIN", p.PIN, 1, 256),
+	); err != nil {
 		return err
-	}
-	if p.PIN == "" {
-		return &ParamError{Param: "WorkerLoginParams.PIN", Problem: "must not be empty"}
 	}
 	var out struct {
 		Token string `json:"token"`
@@ -162,10 +194,12 @@ func (w *WorkerClient) Login(ctx context.Context, p WorkerLoginParams, opts ...R
 	return nil
 }
 
-// Logout ends the session and forgets the token: POST /worker-auth/logout.
+// Logout ends the session and forgets the token.
 // The token is also forgotten when the server answers 401 (it was already
 // revoked); the error is still returned. Signed out, Logout does nothing
 // and returns nil.
+//
+// API: worker.logout, POST /worker-auth/logout
 func (w *WorkerClient) Logout(ctx context.Context, opts ...RequestOption) error {
 	token := w.c.creds.bearer()
 	if token == "" {
@@ -178,7 +212,9 @@ func (w *WorkerClient) Logout(ctx context.Context, opts ...RequestOption) error 
 	return err
 }
 
-// Me returns the signed-in worker: GET /portal/me.
+// Me returns the signed-in worker.
+//
+// API: worker.me, GET /portal/me
 func (w *WorkerClient) Me(ctx context.Context, opts ...RequestOption) (*WorkerProfile, error) {
 	out := new(WorkerProfile)
 	if err := w.c.call(ctx, "GET", "/portal/me", nil, nil, out, opts); err != nil {
@@ -187,8 +223,9 @@ func (w *WorkerClient) Me(ctx context.Context, opts ...RequestOption) (*WorkerPr
 	return out, nil
 }
 
-// SetAvailability puts the signed-in worker on or off shift:
-// POST /portal/me/availability.
+// SetAvailability puts the signed-in worker on or off shift.
+//
+// API: worker.setAvailability, POST /portal/me/availability
 func (w *WorkerClient) SetAvailability(ctx context.Context, available bool, opts ...RequestOption) (*WorkerAvailability, error) {
 	in := struct {
 		Available bool `json:"available"`
@@ -200,9 +237,36 @@ func (w *WorkerClient) SetAvailability(ctx context.Context, available bool, opts
 	return out, nil
 }
 
-// Queue returns the tasks offered to a worker and not yet accepted:
-// GET /portal/workers/{id}/queue. An empty workerID means the signed-in
-// worker.
+// StayAvailable puts an unattended signed-in worker (a bot, an agent
+// process) on shift with a liveness contract: after staleAfter without a
+// call from it, the platform clocks it out and pauses its routing, so a
+// crashed process does not read as available forever. staleAfter is 1
+// minute to 24 hours. A person's client must use SetAvailability instead:
+// someone away from the screen is not a crashed process. The mock server
+// accepts the contract but does not clock workers out (docs/contract.md,
+// "Known gaps").
+//
+// API: worker.setAvailability, POST /portal/me/availability
+func (w *WorkerClient) StayAvailable(ctx context.Context, staleAfter time.Duration, opts ...RequestOption) (*WorkerAvailability, error) {
+	ms := staleAfter.Milliseconds()
+	if err := checkRange("staleAfter", float64(ms), 60_000, 86_400_000); err != nil {
+		return nil, err
+	}
+	in := struct {
+		Available    bool  `json:"available"`
+		StaleAfterMs int64 `json:"staleAfterMs"`
+	}{true, ms}
+	out := new(WorkerAvailability)
+	if err := w.c.call(ctx, "POST", "/portal/me/availability", nil, in, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Queue returns the tasks offered to a worker and not yet accepted. An
+// empty workerID means the signed-in worker.
+//
+// API: worker.queue, GET /portal/workers/{id}/queue
 func (w *WorkerClient) Queue(ctx context.Context, workerID string, opts ...RequestOption) (*WorkerQueue, error) {
 	if workerID == "" {
 		token, me := w.c.creds.session()
@@ -222,8 +286,10 @@ func (w *WorkerClient) Queue(ctx context.Context, workerID string, opts ...Reque
 	return out, nil
 }
 
-// Task returns a task offered to or held by the signed-in worker:
-// GET /portal/tasks/{id}. Another worker's task is a 404.
+// Task returns a task offered to or held by the signed-in worker.
+// Another worker's task is a 404.
+//
+// API: worker.taskDetail, GET /portal/tasks/{id}
 func (w *WorkerClient) Task(ctx context.Context, taskID string, opts ...RequestOption) (*Task, error) {
 	if err := checkID("taskID", taskID); err != nil {
 		return nil, err
@@ -235,21 +301,26 @@ func (w *WorkerClient) Task(ctx context.Context, taskID string, opts ...RequestO
 	return out, nil
 }
 
-// Accept accepts a task offered to the signed-in worker:
-// POST /portal/tasks/{id}/accept.
+// Accept accepts a task offered to the signed-in worker.
+//
+// API: worker.accept, POST /portal/tasks/{id}/accept
 func (w *WorkerClient) Accept(ctx context.Context, taskID string, opts ...RequestOption) (*TaskRef, error) {
 	return w.answer(ctx, taskID, "/accept", nil, opts)
 }
 
 // Reject turns down a task offered to the signed-in worker, who never gets
-// it again: POST /portal/tasks/{id}/reject.
+// it again.
+//
+// API: worker.reject, POST /portal/tasks/{id}/reject
 func (w *WorkerClient) Reject(ctx context.Context, taskID string, opts ...RequestOption) (*TaskRef, error) {
 	return w.answer(ctx, taskID, "/reject", nil, opts)
 }
 
-// Complete completes a task the signed-in worker accepted:
-// POST /portal/tasks/{id}/complete. result, when not nil, must encode as a
-// JSON object; it is passed on in the task.completed event.
+// Complete completes a task the signed-in worker accepted. result, when
+// not nil, must encode as a JSON object; it is passed on in the
+// task.completed event.
+//
+// API: worker.complete, POST /portal/tasks/{id}/complete
 func (w *WorkerClient) Complete(ctx context.Context, taskID string, result any, opts ...RequestOption) (*TaskRef, error) {
 	return w.answer(ctx, taskID, "/complete", result, opts)
 }
@@ -266,9 +337,14 @@ func (w *WorkerClient) answer(ctx context.Context, taskID, verb string, result a
 }
 
 // StartBreak opens a break for the signed-in worker, who gets no new offers
-// during it and keeps the tasks already held: POST /portal/breaks/start.
+// during it and keeps the tasks already held.
 // With a break already open it is a 409 matching ErrBreakAlreadyOpen.
+//
+// API: worker.startBreak, POST /portal/breaks/start
 func (w *WorkerClient) StartBreak(ctx context.Context, p StartBreakParams, opts ...RequestOption) (*BreakState, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
 	out := new(BreakState)
 	if err := w.c.call(ctx, "POST", "/portal/breaks/start", nil, p, out, opts); err != nil {
 		return nil, err
@@ -276,8 +352,10 @@ func (w *WorkerClient) StartBreak(ctx context.Context, p StartBreakParams, opts 
 	return out, nil
 }
 
-// EndBreak closes the signed-in worker's open break: POST /portal/breaks/end.
+// EndBreak closes the signed-in worker's open break.
 // With no break open the server answers 204 and EndBreak returns nil, nil.
+//
+// API: worker.endBreak, POST /portal/breaks/end
 func (w *WorkerClient) EndBreak(ctx context.Context, opts ...RequestOption) (*BreakState, error) {
 	// A 204 leaves out untouched, so nil says "no break was open".
 	var out *BreakState
@@ -323,12 +401,18 @@ func (w *WorkerClient) LogValue() slog.Value {
 // withBearer pins the call's bearer to one session's token, or to none
 // for the sign-in itself.
 func withBearer(token string) RequestOption {
-	return func(o *requestOptions) { o.bearerSet, o.bearer = true, token }
+	return func(o *config) error {
+		o.bearerSet, o.bearer = true, token
+		return nil
+	}
 }
 
 // redacting scrubs a secret sent in the body (a PIN) from an *APIError.
 func redacting(secret string) RequestOption {
-	return func(o *requestOptions) { o.redact = append(o.redact, secret) }
+	return func(o *config) error {
+		o.redact = append(o.redact, secret)
+		return nil
+	}
 }
 
 // withOwn appends the package's own options after the caller's, copying so

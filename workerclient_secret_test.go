@@ -61,7 +61,7 @@ func TestWorkerSecretsNeverLeak(t *testing.T) {
 		w := newTestWorkerClient(t, pinSrv.URL+"/v1", opts...)
 		record(w.Login(ctx, login))
 		c := newTestClient(t, pinSrv.URL+"/v1", opts...)
-		_, err := c.Workers.SetIdentity(ctx, "agent_1", SetIdentityParams{PIN: testPIN})
+		_, err := c.Workers.SetIdentity(ctx, "agent_1", SetIdentityParams{Label: "desk 4", PIN: testPIN})
 		record(err)
 
 		tokenSrv, _ := serveOnce(t, a.status, nil, tokenEcho(a.body))
@@ -73,6 +73,10 @@ func TestWorkerSecretsNeverLeak(t *testing.T) {
 		_, err = w.StartBreak(ctx, StartBreakParams{Reason: "lunch"})
 		record(err)
 		_, err = w.Accept(ctx, "task_c3d4")
+		record(err)
+		_, err = w.AddComment(ctx, "task_c3d4", "done")
+		record(err)
+		_, err = w.Attachments.Create(ctx, "task_c3d4", WorkerCreateAttachmentParams{Filename: "a.txt", ContentType: "text/plain", SizeBytes: 1})
 		record(err)
 		if err := w.Logout(ctx); err != nil {
 			record(err)
@@ -114,7 +118,7 @@ func TestWorkerSecretsNeverLeak(t *testing.T) {
 			fmt.Sprintf("%v", *w), fmt.Sprintf("%+v", *w), fmt.Sprintf("%#v", *w))
 		debugLogger(logs).Info("worker client", "client", w)
 	}
-	identity := SetIdentityParams{PIN: testPIN, Label: "desk 4"}
+	identity := SetIdentityParams{Label: "desk 4", PIN: testPIN}
 	texts = append(texts,
 		fmt.Sprintf("%v", login), fmt.Sprintf("%+v", login), fmt.Sprintf("%#v", login), fmt.Sprint(&login),
 		fmt.Sprintf("%v", identity), fmt.Sprintf("%+v", identity), fmt.Sprintf("%#v", identity))

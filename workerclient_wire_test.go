@@ -17,7 +17,7 @@ import (
 // client; the secret-leak test looks for it.
 const testWorkerToken = "wt_5ecret_WorkerToken_DoNotLeak_4c1a"
 
-// isWorkerPlaneFixture reports the fixtures of issue 8: the workspace's
+// isWorkerPlaneFixture reports the worker-plane fixtures: the workspace's
 // identity calls and the worker plane. TestWorkerWireFixtures checks them,
 // TestWireFixtures the rest.
 func isWorkerPlaneFixture(op string) bool {
@@ -33,7 +33,7 @@ func sessionOf(w *WorkerClient) session {
 	return session{token, id}
 }
 
-// workerWireCases are the issue 8 calls, made as a user would; plane says
+// workerWireCases are the worker-plane calls, made as a user would; plane says
 // which credential the request must carry: "workspace" (the API key),
 // "worker" (testWorkerToken) or "none" (the sign-in itself).
 var workerWireCases = []struct {
@@ -43,15 +43,15 @@ var workerWireCases = []struct {
 	want  any
 }{
 	{"identity.set", "workspace", func(ctx context.Context, c *Client, _ *WorkerClient) (any, error) {
-		return c.Workers.SetIdentity(ctx, "agent_1", SetIdentityParams{PIN: "4921", Label: "desk 4"})
-	}, &WorkerIdentity{WorkerID: "agent_1", Label: "desk 4", HasPIN: true}},
+		return c.Workers.SetIdentity(ctx, "agent_1", SetIdentityParams{Label: "desk 4", PIN: "4921"})
+	}, &WorkerIdentity{ID: "wid_3kq8", WorkerID: "agent_1", Label: "desk 4", Status: "active", HasPIN: true, CreatedAt: t0}},
 	{"worker.login", "none", func(ctx context.Context, _ *Client, w *WorkerClient) (any, error) {
 		err := w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: "4921"})
 		return sessionOf(w), err
 	}, session{"wt_7Qm2xK9pLs4vB1", "agent_1"}},
 	{"worker.me", "worker", func(ctx context.Context, _ *Client, w *WorkerClient) (any, error) {
 		return w.Me(ctx)
-	}, &WorkerProfile{WorkerID: "agent_1", Available: true}},
+	}, &WorkerProfile{WorkerID: "agent_1", Label: "desk 4", Available: true, Skills: []WorkerSkill{}}},
 	{"worker.setAvailability", "worker", func(ctx context.Context, _ *Client, w *WorkerClient) (any, error) {
 		return w.SetAvailability(ctx, true)
 	}, &WorkerAvailability{WorkerID: "agent_1", Available: true}},
@@ -60,7 +60,7 @@ var workerWireCases = []struct {
 	}, &WorkerQueue{WorkerID: "agent_1", TaskIDs: []string{"task_c3d4"}}},
 	{"worker.task", "worker", func(ctx context.Context, _ *Client, w *WorkerClient) (any, error) {
 		return w.Task(ctx, "task_c3d4")
-	}, &Task{ID: "task_c3d4", Tags: []string{"english"}, Status: TaskStatusPending, WorkerID: "agent_1", CreatedAt: t0}},
+	}, &Task{ID: "task_c3d4", Tags: []string{"english"}, Status: TaskStatusPending, CreatedAt: t0}},
 	{"worker.accept", "worker", func(ctx context.Context, _ *Client, w *WorkerClient) (any, error) {
 		return w.Accept(ctx, "task_c3d4")
 	}, &TaskRef{ID: "task_c3d4", Status: TaskStatusAccepted}},
@@ -115,6 +115,7 @@ func TestWorkerWireFixtures(t *testing.T) {
 			require.Len(t, reqs, 1, "requests the server saw")
 			r := reqs[0]
 			checkSentRequest(t, fx, r, wantAuth)
+			checkRequestContract(t, r)
 			diff(t, "decoded answer", tc.want, got, rawOpts(), cmpopts.IgnoreFields(WorkerProfile{}, "Raw"))
 		})
 	}
@@ -165,8 +166,8 @@ func TestBreakStateRoundTrip(t *testing.T) {
 		in   BreakState
 		wire string
 	}{
-		{"started", BreakState{WorkerID: "agent_1", OnBreak: true, Since: t0}, `{"workerId":"agent_1","onBreak":true,"since":1763700000000}`},
-		{"ended", BreakState{WorkerID: "agent_1", EndedAt: t0}, `{"workerId":"agent_1","onBreak":false,"endedAt":1763700000000}`},
+		{"started", BreakState{WorkerID: "agent_1", OnBreak: true, Since: t0}, `{"workerId":"agent_1","onBreak":true,"since":"2025-11-21T04:40:00.000Z"}`},
+		{"ended", BreakState{WorkerID: "agent_1", EndedAt: t0}, `{"workerId":"agent_1","onBreak":false,"endedAt":"2025-11-21T04:40:00.000Z"}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

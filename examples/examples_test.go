@@ -21,7 +21,7 @@ import (
 	"github.com/taskrouting/taskrouting-go/mockserver"
 )
 
-// quickstartLimit is the acceptance bar for the quickstart on a 2-core machine: the
+// quickstartLimit is the bar examples/README.md sets for the quickstart on a 2-core machine: the
 // built program, started to finished.
 const quickstartLimit = 5 * time.Second
 

@@ -12,22 +12,14 @@ import (
 
 const adminPrefix = "/_mock/"
 
-// serveAdmin answers the steering endpoints under /_mock/, so tests in any language can move
-// the clock, inject faults and read what happened:
-//
-//	GET    /_mock/clock            {"now": ms, "manual": bool}
-//	POST   /_mock/clock/advance    {"ms": n}      (manual clock only; runs what falls due)
-//	POST   /_mock/faults           a Fault as JSON (durations in ms)
-//	DELETE /_mock/faults           clear every fault
-//	GET    /_mock/events           {"events": [webhook payloads]}
-//	GET    /_mock/deliveries       {"deliveries": [attempts]}
-//	GET    /_mock/requests         {"requests": [recorded requests, key redacted]}
-//	POST   /_mock/flush            wait until no webhook attempt is in flight
-//	POST   /_mock/reset            forget all state
-//
-// They require the sandbox key (APIKey) as a bearer token: they act on every workspace, so
-// an extra workspace's key is not enough. Faults never apply to them.
+// serveAdmin answers the steering endpoints under /_mock/ (listed in the package
+// documentation, "Admin endpoints"). Only the server's own key may use them.
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	began := time.Now()
+	w = &statusWriter{ResponseWriter: w}
+	defer func() {
+		s.log.Info("admin request", "method", r.Method, "path", r.URL.Path, "status", w.(*statusWriter).status, "took", time.Since(began))
+	}()
 	key, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if subtle.ConstantTimeCompare([]byte(key), []byte(s.apiKey)) != 1 {
 		writeResponse(w, errResponse(errorf(http.StatusUnauthorized, CodeUnauthorized, "missing or invalid API key")))
@@ -142,7 +134,7 @@ func (s *Server) adminEvents() any {
 
 type wireDelivery struct {
 	EventID    string `json:"eventId"`
-	Event      string `json:"event"`
+	Kind       string `json:"kind"`
 	URL        string `json:"url"`
 	Attempt    int    `json:"attempt"`
 	At         int64  `json:"at"`
@@ -155,7 +147,7 @@ func (s *Server) adminDeliveries() any {
 	ds := s.Deliveries()
 	out := make([]wireDelivery, len(ds))
 	for i, d := range ds {
-		out[i] = wireDelivery{EventID: d.EventID, Event: d.Event, URL: d.URL, Attempt: d.Attempt, At: d.At.UnixMilli(),
+		out[i] = wireDelivery{EventID: d.EventID, Kind: string(d.Kind), URL: d.URL, Attempt: d.Attempt, At: d.At.UnixMilli(),
 			StatusCode: d.StatusCode, Error: d.Err, Outcome: d.Outcome}
 	}
 	return map[string]any{"deliveries": out}

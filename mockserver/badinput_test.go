@@ -49,7 +49,7 @@ func snapshotOf(t *testing.T, srv *Server) stateSnapshot {
 }
 
 // endpointCase describes one operation for the bad-input table: a valid body and bodies
-// that break it in each way DESIGN §7 lists.
+// that break it in each way docs/reliability.md section 6 lists.
 type endpointCase struct {
 	name        string
 	method      string
@@ -216,11 +216,11 @@ func TestValidationMessagesNameTheField(t *testing.T) {
 		{map[string]any{"tags": []string{}}, "body/tags must NOT have fewer than 1 items"},
 		{map[string]any{"tags": manyTags(33)}, "body/tags must NOT have more than 32 items"},
 		{map[string]any{"tags": []string{strings.Repeat("t", 65)}}, "body/tags/0 must NOT have more than 64 characters"},
-		{map[string]any{"tags": []string{"a"}, "Tags": []string{"a"}}, "body must NOT have additional property 'Tags'"},
+		{map[string]any{"tags": []string{"a"}, "Tags": []string{"a"}}, "body must NOT have additional properties"},
 		{map[string]any{"tags": []string{"a"}, "priority": "high"}, "body/priority must be number"},
 		{map[string]any{"tags": []string{"a"}, "sla": map[string]any{"maxRejections": 101}}, "body/sla/maxRejections must be <= 100"},
-		{map[string]any{"tags": []string{"a"}, "escalation": map[string]any{"onNoResponse": "maybe"}},
-			"body/escalation/onNoResponse must be equal to one of the allowed values: allow, block"},
+		{map[string]any{"tags": []string{"a"}, "escalation": map[string]any{"respondWithinMs": 5000, "onNoResponse": "maybe"}},
+			"body/escalation/onNoResponse must be equal to one of the allowed values"},
 		{map[string]any{"tags": []string{"a"}, "vetoedWorkers": manyTags(65)}, "body/vetoedWorkers must NOT have more than 64 items"},
 	}
 	for _, tc := range cases {
@@ -236,7 +236,7 @@ func TestWorkerPlaneBadInputChangesNothing(t *testing.T) {
 	srv := Start(t, WithClock(NewManualClock(t0)))
 	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "agent_1", "tags": []string{"english"}, "available": true})
 	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "agent_2", "tags": []string{"english"}, "available": true})
-	mustAPI(t, srv, 200, "POST", "/workers/agent_1/identity", map[string]any{"pin": "4921"})
+	mustAPI(t, srv, 200, "POST", "/workers/agent_1/identity", map[string]any{"label": "desk 4", "pin": "4921"})
 	mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "task_1", "tags": []string{"english"}})
 	mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "task_2", "tags": []string{"english"}})
 	login := call(t, srv, "", "POST", "/worker-auth/login", map[string]any{"workspaceId": srv.WorkspaceID(), "workerId": "agent_1", "pin": "4921"})
@@ -268,6 +268,8 @@ func TestWorkerPlaneBadInputChangesNothing(t *testing.T) {
 		{"malformed JSON", token, "POST", "/portal/tasks/" + mine + "/accept", `{"workerId":`, "", 400, CodeValidationFailed},
 		{"unknown field", token, "POST", "/portal/me/availability", map[string]any{"available": true, "bogus": 1}, "", 400, CodeValidationFailed},
 		{"wrong type", token, "POST", "/portal/me/availability", map[string]any{"available": "yes"}, "", 400, CodeValidationFailed},
+		{"staleAfterMs below a minute", token, "POST", "/portal/me/availability", map[string]any{"available": true, "staleAfterMs": 59_999}, "", 400, CodeValidationFailed},
+		{"staleAfterMs over a day", token, "POST", "/portal/me/availability", map[string]any{"available": true, "staleAfterMs": 86_400_001}, "", 400, CodeValidationFailed},
 		{"reason too long", token, "POST", "/portal/breaks/start", map[string]any{"reason": strings.Repeat("r", 201)}, "", 400, CodeValidationFailed},
 		{"body over 1 MiB", token, "POST", "/portal/tasks/" + mine + "/complete", oversized, "", 413, CodePayloadTooLarge},
 		{"not JSON", token, "POST", "/portal/breaks/start", "reason=lunch", "text/plain", 415, CodeUnsupportedMedia},
@@ -286,4 +288,19 @@ func TestWorkerPlaneBadInputChangesNothing(t *testing.T) {
 			assert.Empty(t, cmp.Diff(before, snapshotOf(t, srv), cmp.AllowUnexported(taskExtra{}, workerExtra{})), "state changed")
 		})
 	}
+}
+
+// TestWorkerStaleAfterAccepted: the platform's liveness contract for unattended workers is
+// taken within its limits (docs/contract.md, "Known gaps": accepted, not enforced).
+func TestWorkerStaleAfterAccepted(t *testing.T) {
+	srv := Start(t)
+	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "bot_1", "tags": []string{"english"}})
+	mustAPI(t, srv, 200, "POST", "/workers/bot_1/identity", map[string]any{"label": "bot", "pin": "4921"})
+	login := call(t, srv, "", "POST", "/worker-auth/login", map[string]any{"workspaceId": srv.WorkspaceID(), "workerId": "bot_1", "pin": "4921"})
+	require.Equal(t, 200, login.Status, "%s", login.Body)
+	token := login.json(t)["token"].(string)
+	a := call(t, srv, token, "POST", "/portal/me/availability", map[string]any{"available": true, "staleAfterMs": 120_000})
+	require.Equal(t, 200, a.Status, "%s", a.Body)
+	assert.Equal(t, map[string]any{"workerId": "bot_1", "available": true}, a.json(t))
+	assert.Equal(t, true, mustAPI(t, srv, 200, "GET", "/workers/bot_1", nil).json(t)["available"])
 }

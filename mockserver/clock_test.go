@@ -28,7 +28,7 @@ func TestManualClock(t *testing.T) {
 	for _, srv := range []*Server{a, b} {
 		var kinds []string
 		for _, e := range srv.Events() {
-			kinds = append(kinds, e.Type)
+			kinds = append(kinds, string(e.Kind))
 		}
 		assert.Equal(t, []string{"task.matched", "task.expired", "task.matched"}, kinds, "one clock drives both servers")
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"sync"
 	"time"
@@ -60,7 +61,7 @@ const (
 // Delivery is one attempt to POST an event to one webhook URL.
 type Delivery struct {
 	EventID    string
-	Event      string // the event kind, e.g. "task.matched"
+	Kind       webhook.Kind // the event's kind, e.g. webhook.KindTaskMatched
 	URL        string
 	Attempt    int       // 1 for the first attempt
 	At         time.Time // server clock time of the attempt; the signature's timestamp
@@ -72,7 +73,7 @@ type Delivery struct {
 // Event is one webhook event the server emitted, in emission order.
 type Event struct {
 	ID        string
-	Type      string // "task.matched", "task.accepted", ...
+	Kind      webhook.Kind // the "event" member of the payload: webhook.KindTaskMatched, ...
 	CreatedAt time.Time
 	TaskID    string
 	WorkerID  string
@@ -94,6 +95,8 @@ type deliverer struct {
 	clock  Clock
 	policy DeliveryPolicy
 	wake   func() // tells the real-clock scheduler that a deadline may have moved
+	logger *slog.Logger
+	manual bool // the clock is a ManualClock: a retry waits for the test to move it
 
 	mu        sync.Mutex
 	endpoints []*endpoint
@@ -101,6 +104,7 @@ type deliverer struct {
 	log       []Delivery
 	changed   chan struct{} // closed and replaced on every state change, for waiters
 	closed    bool
+	paused    bool // Reset is under way: no attempt starts until reset
 	inflight  sync.WaitGroup
 }
 
@@ -141,7 +145,7 @@ func (d *deliverer) enqueue(evs []Event) {
 
 // pumpLocked starts an attempt on every idle endpoint whose head is due at now.
 func (d *deliverer) pumpLocked(now time.Time) {
-	if d.closed {
+	if d.closed || d.paused {
 		return
 	}
 	for _, ep := range d.endpoints {
@@ -163,7 +167,7 @@ func (d *deliverer) attempt(ep *endpoint, ev *Event, n int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	now := d.clock.Now()
-	rec := Delivery{EventID: ev.ID, Event: ev.Type, URL: ep.url, Attempt: n, At: at, StatusCode: status, Err: errText}
+	rec := Delivery{EventID: ev.ID, Kind: ev.Kind, URL: ep.url, Attempt: n, At: at, StatusCode: status, Err: errText}
 	switch {
 	case status >= 200 && status < 300:
 		rec.Outcome = OutcomeDelivered
@@ -176,7 +180,9 @@ func (d *deliverer) attempt(ep *endpoint, ev *Event, n int) {
 	ep.busy = false
 	if rec.Outcome == OutcomeRetrying {
 		ep.nextAt = now.Add(d.policy.backoff(n))
+		d.logAttempt(rec, ep)
 	} else {
+		d.logAttempt(rec, ep)
 		ep.queue[0] = nil
 		ep.queue = ep.queue[1:]
 		ep.nextAt, ep.attempts = now, 0
@@ -283,29 +289,35 @@ func (d *deliverer) snapshot() ([]Event, []Delivery) {
 	return append([]Event(nil), d.events...), append([]Delivery(nil), d.log...)
 }
 
-// reset forgets all events and attempts; attempts in flight finish but are not recorded
-// against the new state because their endpoint queue is replaced.
+// pause stops new attempts and waits for those in flight; events enqueued meanwhile wait in
+// their queues until reset drops them.
+func (d *deliverer) pause() {
+	d.mu.Lock()
+	d.paused = true
+	d.mu.Unlock()
+	_ = d.waitFor(context.Background(), d.idleLocked)
+}
+
+// reset forgets all events, queues and attempts and resumes delivery; it follows pause, so
+// no attempt is in flight.
 func (d *deliverer) reset() {
 	d.mu.Lock()
-	busy := false
-	for _, ep := range d.endpoints {
-		busy = busy || ep.busy
-	}
-	d.mu.Unlock()
-	if busy {
-		_ = d.waitFor(context.Background(), d.idleLocked)
-	}
-	d.mu.Lock()
 	defer d.mu.Unlock()
-	for i, ep := range d.endpoints {
-		d.endpoints[i] = &endpoint{url: ep.url}
+	for _, ep := range d.endpoints {
+		*ep = endpoint{url: ep.url} // in place: detach functions hold these pointers
 	}
 	d.events, d.log = nil, nil
+	d.paused = false
 	d.notifyLocked()
 }
 
 func (d *deliverer) close() {
 	d.mu.Lock()
+	level, n := slog.LevelInfo, d.queuedLocked()
+	if n > 0 {
+		level = slog.LevelWarn
+	}
+	d.logger.Log(context.Background(), level, "closing: queued webhook deliveries are dropped", "dropped", n)
 	d.closed = true
 	d.notifyLocked()
 	d.mu.Unlock()

@@ -2,10 +2,11 @@
 // offline: in-process (Start, New) or as the standalone binary mockserver/cmd/mockserver.
 //
 // It speaks the /v1 wire contract of the hosted API: every operation of both tables (tasks,
-// workers, decisions, assign, priority, suggest-workers, learning), the error envelope
-// {"error":{"code":..,"message":..}}, quota headers, idempotency keys and signed webhooks. A
-// deterministic reference matcher (internal/match) decides every match, so the same requests
-// at the same clock times give the same decisions.
+// workers, decisions, assign, priority, suggest-workers, learning, task context and comments,
+// notification channels and sequences, stored but not run),
+// the error envelope {"error":{"code":..,"message":..}}, quota headers, idempotency keys and
+// signed webhooks. A deterministic reference matcher (internal/match) decides every match, so
+// the same requests at the same clock times give the same decisions.
 //
 //	srv := mockserver.Start(t, mockserver.WithWebhookURL(receiver.URL))
 //	c, _ := taskrouting.NewClient(srv.URL(), srv.APIKey())
@@ -13,10 +14,11 @@
 //
 // # The worker plane
 //
-// A worker acting for itself (issue 8) signs in with POST /worker-auth/login
+// A worker acting for itself (docs/contract.md section 8) signs in with POST /worker-auth/login
 // {workspaceId, workerId, pin}, using a PIN given by POST /workers/{id}/identity, and gets a
 // wt_ token that reaches only that worker of that workspace: /portal/me, its availability,
-// its queue, its own tasks (any other task is 404), accept/reject/complete, and breaks (no
+// its queue, its own tasks (any other task is 404), accept/reject/complete, the comments and
+// attachments of its own tasks (the workspace plane's stores; no remove), and breaks (no
 // new offers during one; worker.break_started and worker.break_ended events). Its answers
 // carry no quota headers and its POSTs no idempotency keys. A wrong PIN, workspace or worker
 // is one 401 invalid_credentials; a revoked or unknown token, or a removed worker or sign-in,
@@ -60,7 +62,7 @@
 //   - State (409): task_exists, invalid_state (accept, reject, complete, cancel, assign or
 //     priority that does not fit the task's state or worker), worker_backlog_full (assign
 //     without force), idempotency_conflict.
-//   - Matching as DESIGN §4 says: eligibility, vetoes, rejection, capacity, thresholds, task
+//   - Matching as docs/contract.md section 7 says: eligibility, vetoes, rejection, capacity, thresholds, task
 //     order, modes, learning, offer expiry (escalation.respondWithinMs and onNoResponse).
 //   - Idempotency: a POST repeating an Idempotency-Key with the same method, path and bytes
 //     within 24 hours of server time gets the first answer back (with Idempotent-Replayed:
@@ -75,10 +77,14 @@
 //
 // meta, title, description, sla (checked: expireAfterMs >= 1, maxRejections 1-100,
 // onMaxRejections park|fail|keep; not acted on: tasks never fail or park), schedule (checked:
-// notBefore/notAfter epoch ms; not acted on: tasks are matched at once), members of
-// escalation and sla other than the known ones, and the platform members context, team,
-// references, recurrence, geo and allowedCidrs (any JSON, echoed byte for byte). A worker's
-// meta is stored and echoed. None of these change matching.
+// notBefore/notAfter epoch ms; not acted on: tasks are matched at once), and the platform
+// members context, references, requiredSkills, latitude, longitude, maxDistanceKm,
+// requireGeo, allowedCidrs, teamId and preferTeamId, each held to api/openapi.json's schema.
+// A worker's skills, teamIds, ip, latitude, longitude and maxTravelDistanceKm are stored;
+// workers have no meta. Teams (teams.*) and their derived tag are stored too; a worker's
+// teamIds and a team's roster are one record, so either call changes both reads. A worker's
+// skills must name skills of the workspace's catalogue (skills.*), by id or key; a skill a
+// worker holds cannot be removed (409 skill_in_use). None of these change matching yet.
 //
 // # Webhooks
 //
@@ -92,6 +98,44 @@
 // so a receiver sees events in emission order. After the last attempt the event is kept as
 // failed (Delivery.Outcome "failed") and the next one proceeds. Events lists what was
 // emitted, Deliveries every attempt; Flush and WaitForDeliveries wait without sleeping.
+//
+// A receiver that calls back into the API (to accept the offer it was told about) needs the
+// server before it can be wired: attach it to the running server with AttachWebhookHandler
+// (served on a loopback port of its own) or AttachWebhookURL, and detach it when done.
+//
+// With a ManualClock a failed attempt waits for its retry until the test moves the clock,
+// and every later event to that endpoint waits behind it (head-of-line). WithLogger makes
+// the server say so, and log each request and delivery attempt.
+//
+// # Why a task waits
+//
+// A queued task's read (GET /tasks/{id}) and a suggest-workers answer without an eligible
+// worker carry an "unmatched" member the platform does not send: a one-line summary ("no
+// worker carries tag englsh"), the task's tags nobody carries, and the nearest workers with
+// the tags each carries and what each lacks (docs/contract.md section 7, "Why a task waits").
+//
+// # Admin endpoints
+//
+// Under /_mock/ on the server's host (AdminURL; not under BasePath), tests in any language
+// steer the server. They need the server's own key (APIKey) as bearer token: they act on every
+// workspace, so an extra workspace's key is 401. Faults never apply to them.
+//
+//	GET    /_mock/clock          {"now": ms, "manual": bool}
+//	POST   /_mock/clock/advance  {"ms": n} -> {"now": ms}; manual clock only (else 409
+//	                             invalid_state); runs every expiry and retry due on the way
+//	POST   /_mock/faults         a Fault as JSON: method, path, status, retryAfterMs, delayMs,
+//	                             dropBeforeCommit, dropAfterCommit, times, fraction, seed -> 201
+//	DELETE /_mock/faults         clear every fault -> 204
+//	GET    /_mock/events         {"events": [payloads as delivered]}
+//	GET    /_mock/deliveries     {"deliveries": [{eventId, event, url, attempt, at, statusCode,
+//	                             error, outcome}]}
+//	GET    /_mock/requests       {"requests": [recorded requests, Authorization redacted]}
+//	POST   /_mock/flush          204 once no webhook attempt is in flight (504 after 30 s)
+//	POST   /_mock/reset          204 once everything is forgotten (see Reset)
+//
+// In Go the same are ManualClock.Advance, InjectFault, ClearFaults, Events, Deliveries,
+// Requests, Flush and Reset. The standalone binary prints AdminURL as "adminUrl" in its start
+// line and lists these endpoints in its -h output.
 //
 // # Faults
 //

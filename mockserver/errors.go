@@ -8,7 +8,7 @@ import (
 )
 
 // Error codes the server answers with, in the envelope {"error":{"code":..,"message":..}}
-// (DESIGN §2.2).
+// (docs/contract.md section 3).
 const (
 	CodeValidationFailed    = "validation_failed"
 	CodeInvalidBody         = "invalid_body"

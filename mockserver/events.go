@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 
 	"github.com/taskrouting/taskrouting-go/internal/match"
+	"github.com/taskrouting/taskrouting-go/webhook"
 )
 
-// wireEvent is the flat webhook envelope of DESIGN §3: the kind in "event", then the event
-// id, its time and the fields beside them. Field order is fixed by the struct so payloads are
-// byte-for-byte reproducible.
+// wireEvent is the flat webhook envelope (docs/contract.md, section 6): the kind in "event",
+// then the event id, its time and the fields beside them. Field order is fixed by the struct
+// so payloads are byte-for-byte reproducible.
 type wireEvent struct {
 	Event      string          `json:"event"`
 	ID         string          `json:"id"`
@@ -49,7 +50,7 @@ func toEvent(ev match.Event) Event {
 		// Only a result that is not JSON could fail, and results arrive as validated JSON.
 		payload, _ = json.Marshal(wireEvent{Event: w.Event, ID: w.ID, CreatedAt: w.CreatedAt, TaskID: w.TaskID, WorkerID: w.WorkerID})
 	}
-	return Event{ID: ev.ID, Type: string(ev.Kind), CreatedAt: ev.At, TaskID: ev.TaskID, WorkerID: ev.WorkerID, Payload: payload}
+	return Event{ID: ev.ID, Kind: webhook.Kind(ev.Kind), CreatedAt: ev.At, TaskID: ev.TaskID, WorkerID: ev.WorkerID, Payload: payload}
 }
 
 // rawOrNull returns a stored JSON value, or null when nothing was stored.

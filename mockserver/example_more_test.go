@@ -113,7 +113,7 @@ func ExampleManualClock_Advance() {
 	task, _ = c.Tasks.Get(ctx, "task_1")
 	fmt.Println("after 30s:", task.Status, task.WorkerID)
 	for _, ev := range srv.Events() {
-		fmt.Println(ev.Type, ev.WorkerID, ev.CreatedAt.Sub(time.UnixMilli(storyStart)))
+		fmt.Println(ev.Kind, ev.WorkerID, ev.CreatedAt.Sub(time.UnixMilli(storyStart)))
 	}
 	// Output:
 	// after 29s: pending agent_1
@@ -196,7 +196,7 @@ func ExampleServer_Deliveries() {
 	}
 	clk.Advance(time.Second) // the retry falls due and is made
 	for _, ev := range srv.Events() {
-		fmt.Println("event", ev.ID, ev.Type, ev.TaskID, ev.WorkerID)
+		fmt.Println("event", ev.ID, ev.Kind, ev.TaskID, ev.WorkerID)
 	}
 	for _, d := range srv.Deliveries() {
 		fmt.Println("attempt", d.Attempt, d.EventID, d.StatusCode, d.Outcome, "at +"+d.At.Sub(time.UnixMilli(storyStart)).String())
@@ -373,7 +373,7 @@ func ExampleWithDeliveryPolicy() {
 
 	clk.Advance(time.Minute) // waits for the first attempt, then runs the retries due
 	for _, d := range srv.Deliveries() {
-		fmt.Println("attempt", d.Attempt, d.Event, d.StatusCode, d.Outcome, "at +"+d.At.Sub(time.UnixMilli(storyStart)).String())
+		fmt.Println("attempt", d.Attempt, d.Kind, d.StatusCode, d.Outcome, "at +"+d.At.Sub(time.UnixMilli(storyStart)).String())
 	}
 	// Output:
 	// attempt 1 task.matched 503 retrying at +0s
@@ -398,7 +398,7 @@ func ExampleServer_Events() {
 	}
 
 	ev := srv.Events()[0]
-	fmt.Println(ev.ID, ev.Type, ev.TaskID, ev.WorkerID)
+	fmt.Println(ev.ID, ev.Kind, ev.TaskID, ev.WorkerID)
 	fmt.Println(string(ev.Payload))
 	// Output:
 	// evt_1 task.matched task_1 agent_1

@@ -30,7 +30,7 @@ func Example() {
 	_, _ = c.Decisions.Accept(ctx, ref.ID, task.WorkerID)
 	_, _ = c.Decisions.Complete(ctx, ref.ID, task.WorkerID, map[string]any{"resolved": true})
 	for _, ev := range srv.Events() {
-		fmt.Println(ev.Type, ev.ID)
+		fmt.Println(ev.Kind, ev.ID)
 	}
 	// Output:
 	// pending agent_1

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
 	"mime"
@@ -10,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/taskrouting/taskrouting-go/internal/contract"
 )
 
 // MaxBodyBytes is the largest request body accepted; larger is 413 payload_too_large.
@@ -23,6 +26,7 @@ type request struct {
 	query   url.Values
 	body    []byte
 	idemKey string
+	origin  string // scheme and host the request came to, for URLs the answer hands out
 
 	// The worker plane: no quota headers, no idempotency; the session's worker and token.
 	workerPlane    bool
@@ -56,6 +60,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveAdmin(w, r)
 		return
 	}
+	if strings.HasPrefix(r.URL.Path, storagePrefix) {
+		s.serveStorage(w, r)
+		return
+	}
+	began := time.Now()
 	rec := Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Header: redactHeader(r.Header), At: s.clock.Now()}
 	rel := strings.TrimPrefix(r.URL.Path, BasePath)
 	fault, faulted := s.faults.pick(r.Method, r.URL.Path, rel)
@@ -68,6 +77,17 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			t.Stop()
 		}
 	}
+	// Held until the request is recorded, not while the answer is written: see Server.gate.
+	// The deferred release covers a panic, which would otherwise leave Reset waiting forever.
+	s.gate.RLock()
+	held := true
+	release := func() {
+		if held {
+			held = false
+			s.gate.RUnlock()
+		}
+	}
+	defer release()
 	switch {
 	case faulted && fault.Status != 0:
 		e := errorf(fault.Status, codeForStatus(fault.Status), "injected fault")
@@ -77,12 +97,14 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		resp := errResponse(e)
 		s.faultQuota(r, resp.header)
 		rec.Fault, rec.StatusCode = "status", resp.status
-		s.rec.add(rec)
+		s.record(rec, began)
+		release()
 		writeResponse(w, resp)
 		return
 	case faulted && fault.DropBeforeCommit:
 		rec.Fault = "drop-before-commit"
-		s.rec.add(rec)
+		s.record(rec, began)
+		release()
 		dropConnection(w)
 		return
 	}
@@ -96,12 +118,15 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	rec.Body = redactBody(r.URL.Path, body)
 	if faulted && fault.DropAfterCommit {
 		rec.Fault = "drop-after-commit"
-		s.rec.add(rec)
+		s.record(rec, began)
+		release()
 		dropConnection(w)
 		return
 	}
+	s.checkResponse(r, &resp)
 	rec.StatusCode = resp.status
-	s.rec.add(rec)
+	s.record(rec, began)
+	release()
 	writeResponse(w, resp)
 }
 
@@ -149,7 +174,7 @@ func (s *Server) handle(r *http.Request) (response, []byte) {
 	if rerr == nil && rt.hasBody {
 		body, rerr = readBody(r)
 	}
-	req := &request{method: r.Method, path: r.URL.Path, params: params, query: r.URL.Query(), body: body}
+	req := &request{method: r.Method, path: r.URL.Path, params: params, query: r.URL.Query(), body: body, origin: "http://" + r.Host}
 	var run op
 	if rerr == nil && r.Method == http.MethodPost {
 		req.idemKey = r.Header.Get("Idempotency-Key")
@@ -159,6 +184,9 @@ func (s *Server) handle(r *http.Request) (response, []byte) {
 	}
 	if rerr == nil {
 		rerr = noQuery(req, rt.query)
+	}
+	if rerr == nil {
+		rerr = s.checkRequest(rt, req)
 	}
 	if rerr == nil {
 		run, rerr = rt.prepare(req)
@@ -262,4 +290,19 @@ func (s *Server) replay(ws *workspace, req *request, now time.Time) (response, b
 	h := http.Header{}
 	h.Set("Idempotent-Replayed", "true")
 	return response{status: e.status, body: e.body, header: h}, true
+}
+
+// checkRequest validates the query and body against the operation's schemas in
+// api/openapi.json; the prepare functions then hold only what no schema can state
+// (cross-member rules, state).
+func (s *Server) checkRequest(rt route, req *request) *apiError {
+	err := s.contract.ValidateRequest(rt.opID, req.query, req.body)
+	if err == nil {
+		return nil
+	}
+	var ve *contract.ValidationError
+	if errors.As(err, &ve) {
+		return validationf("%s", ve.Error())
+	}
+	return errorf(http.StatusInternalServerError, CodeInternalError, "%s", err.Error())
 }

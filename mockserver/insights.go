@@ -63,10 +63,13 @@ type wireRewards struct {
 	Expiry   float64 `json:"expiry"`
 }
 
+// wireLearnStats is the platform's LearningStats, computed from what happened: decisions
+// made, rewards recorded, their sum and their mean (0 before the first reward).
 type wireLearnStats struct {
-	Workers  int `json:"workers"`
-	Pairs    int `json:"pairs"`
-	Outcomes int `json:"outcomes"`
+	Decisions     int     `json:"decisions"`
+	Rewards       int     `json:"rewards"`
+	TotalReward   float64 `json:"totalReward"`
+	AverageReward float64 `json:"averageReward"`
 }
 
 // prepLearningStatus is GET /learning/status.
@@ -79,7 +82,10 @@ func prepLearningStatus(r *request) (op, *apiError) {
 			out.Rewards = &wireRewards{Accept: st.Rewards.Accept, Complete: st.Rewards.Complete, Reject: st.Rewards.Reject, Expiry: st.Rewards.Expiry}
 		}
 		if st.Stats != nil {
-			out.Stats = &wireLearnStats{Workers: st.Stats.Workers, Pairs: st.Stats.Pairs, Outcomes: st.Stats.Outcomes}
+			out.Stats = &wireLearnStats{Decisions: st.Stats.Decisions, Rewards: st.Stats.Outcomes, TotalReward: st.Stats.TotalReward}
+			if st.Stats.Outcomes > 0 {
+				out.Stats.AverageReward = st.Stats.TotalReward / float64(st.Stats.Outcomes)
+			}
 		}
 		return http.StatusOK, out, nil
 	}, nil

@@ -3,8 +3,8 @@ package mockserver
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 )
@@ -24,14 +24,34 @@ type config struct {
 	delivery       DeliveryPolicy
 	deliveryClient *http.Client
 	requestLog     int
+	logger         *slog.Logger
 	errs           []error
+	// noResponseChecks turns off checking answers against api/openapi.json inside a test
+	// binary; only the throughput benchmark sets it, to measure the server as it runs
+	// outside tests.
+	noResponseChecks bool
 }
 
-// MatcherConfig carries the reference matcher's settings (DESIGN §4); the zero value gives
-// the documented defaults.
+// withoutResponseChecks turns off the self-check of answers; only the throughput benchmark
+// uses it, so it measures the server as it runs outside tests.
+func withoutResponseChecks() Option { return func(c *config) { c.noResponseChecks = true } }
+
+// MatchMode is the rule the reference matcher chooses a worker by (docs/contract.md,
+// section 7).
+type MatchMode string
+
+// MatcherConfig.Mode values.
+const (
+	ModeBestMatch MatchMode = "best-match" // highest score; the default
+	ModeFirstCome MatchMode = "first-come" // longest idle
+	ModeBalanced  MatchMode = "balanced"   // score minus BalancedLoadPenalty per pending offer
+)
+
+// MatcherConfig carries the reference matcher's settings (docs/contract.md, section 7); the
+// zero value gives the documented defaults.
 type MatcherConfig struct {
-	// Mode is "best-match" (default), "first-come" or "balanced".
-	Mode string
+	// Mode is ModeBestMatch (the default, also for ""), ModeFirstCome or ModeBalanced.
+	Mode MatchMode
 	// AnyTagEligibility makes a worker eligible when it carries any one task tag instead of
 	// every task tag (the platform engine's looser rule).
 	AnyTagEligibility bool
@@ -85,9 +105,8 @@ func WithClock(c Clock) Option {
 // WithWebhookURL adds a URL every event is POSTed to; repeat it for several endpoints.
 func WithWebhookURL(rawURL string) Option {
 	return func(cfg *config) {
-		u, err := url.Parse(rawURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			cfg.errs = append(cfg.errs, fmt.Errorf("mockserver: webhook url %q is not an absolute http(s) url", rawURL))
+		if err := checkWebhookURL(rawURL); err != nil {
+			cfg.errs = append(cfg.errs, err)
 			return
 		}
 		cfg.webhookURLs = append(cfg.webhookURLs, rawURL)
@@ -148,7 +167,7 @@ func WithSeed(seed uint64) Option {
 func WithMatcher(m MatcherConfig) Option {
 	return func(cfg *config) {
 		switch m.Mode {
-		case "", "best-match", "first-come", "balanced":
+		case "", ModeBestMatch, ModeFirstCome, ModeBalanced:
 		default:
 			cfg.errs = append(cfg.errs, fmt.Errorf("mockserver: unknown matcher mode %q", m.Mode))
 			return

@@ -28,7 +28,7 @@ func TestQAEscapedSlashInIDIsNotASeparator(t *testing.T) {
 	c := newClient(t, srv, srv.APIKey())
 	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "w1", Tags: []string{"english"}})
 	require.NoError(t, err)
-	_, err = c.Workers.SetIdentity(ctx, "w1", taskrouting.SetIdentityParams{PIN: "1234"})
+	_, err = c.Workers.SetIdentity(ctx, "w1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "1234"})
 	require.NoError(t, err)
 
 	tests := []struct {
@@ -65,7 +65,7 @@ func TestQARecordedRequestsHidePIN(t *testing.T) {
 	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "w1", Tags: []string{"english"}})
 	require.NoError(t, err)
 	const pin = "98765"
-	_, err = c.Workers.SetIdentity(ctx, "w1", taskrouting.SetIdentityParams{PIN: pin})
+	_, err = c.Workers.SetIdentity(ctx, "w1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: pin})
 	require.NoError(t, err)
 	wc, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
@@ -139,7 +139,7 @@ func TestQACloseIsPromptWithUnusedConnections(t *testing.T) {
 	}
 }
 
-// TestQAWorkerDetailShowsBreak: issue 8 says WorkerDetail shows onBreak. The server sends it;
+// TestQAWorkerDetailShowsBreak: WorkerDetail shows onBreak (docs/contract.md section 8). The server sends it;
 // the client's WorkerDetail must carry it as a field, not only inside Raw.
 func TestQAWorkerDetailShowsBreak(t *testing.T) {
 	t.Parallel()
@@ -148,7 +148,7 @@ func TestQAWorkerDetailShowsBreak(t *testing.T) {
 	c := newClient(t, srv, srv.APIKey())
 	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "w1", Tags: []string{"english"}, Available: taskrouting.Ptr(true)})
 	require.NoError(t, err)
-	_, err = c.Workers.SetIdentity(ctx, "w1", taskrouting.SetIdentityParams{PIN: "1234"})
+	_, err = c.Workers.SetIdentity(ctx, "w1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "1234"})
 	require.NoError(t, err)
 	wc, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)

@@ -66,11 +66,13 @@ func redactHeader(h http.Header) http.Header {
 }
 
 // redactBody hides the PIN of a worker sign-in (POST /workers/{id}/identity and
-// POST /worker-auth/login): like the Authorization header it is a credential, and recorded
-// requests are printed in test failures. Other members stay readable; a body that is not a
-// JSON object on those paths is dropped whole, since it may still hold the PIN.
+// POST /worker-auth/login) and a notification channel's signing secret: like the
+// Authorization header they are credentials, and recorded requests are printed in test
+// failures. Other members stay readable; a body that is not a JSON object on those paths is
+// dropped whole, since it may still hold the credential.
 func redactBody(path string, body []byte) []byte {
-	if len(body) == 0 || (!strings.HasSuffix(path, "/identity") && !strings.HasSuffix(path, "/worker-auth/login")) {
+	member := secretMemberOf(path)
+	if len(body) == 0 || member == "" {
 		return body
 	}
 	var m map[string]json.RawMessage
@@ -80,7 +82,7 @@ func redactBody(path string, body []byte) []byte {
 	found := false
 	for k := range m {
 		// Any spelling: a misspelt member is refused, but the request is still recorded.
-		if strings.EqualFold(k, "pin") {
+		if strings.EqualFold(k, member) {
 			m[k] = json.RawMessage(`"` + redacted + `"`)
 			found = true
 		}
@@ -93,4 +95,15 @@ func redactBody(path string, body []byte) []byte {
 		return []byte(redacted)
 	}
 	return out
+}
+
+// secretMemberOf names the body member that holds a credential on path, "" when none.
+func secretMemberOf(path string) string {
+	switch {
+	case strings.HasSuffix(path, "/identity"), strings.HasSuffix(path, "/worker-auth/login"):
+		return "pin"
+	case strings.Contains(path, "/notification-channels"):
+		return "secret"
+	}
+	return ""
 }

@@ -17,7 +17,7 @@ import (
 // TestNoDuplicateNoLoss creates tasks through the SDK client while the server drops 30% of
 // answers after committing, answers 10% with 503 + Retry-After and resets 5% of connections
 // before doing anything: exactly as many tasks exist afterwards as were created. The client's
-// idempotency keys are what make this hold. TASKROUTING_LONG=1 runs DESIGN §7's 10,000.
+// idempotency keys are what make this hold. TASKROUTING_LONG=1 runs the 10,000 of docs/reliability.md section 1.
 func TestNoDuplicateNoLoss(t *testing.T) {
 	t.Parallel()
 	total := 300

@@ -7,14 +7,27 @@ import (
 	"strings"
 )
 
-// route is one operation of DESIGN §2.3. A "{}" segment is a path parameter.
+// route is one operation of api/openapi.json, bound by its operation id (TestRoutesMatchContract
+// holds method and path to the file). A "{}" segment is a path parameter.
 type route struct {
+	opID    string
+	aliases []string // further operation ids served by the same call (tasks.setPriority)
 	method  string
 	pattern string
 	hasBody bool
 	query   []string // allowed query parameters; any other is validation_failed
 	prepare func(*request) (op, *apiError)
-	allow   string // set on the 405 answer only
+	allow   string   // set on the 405 answer only
+	parts   []string // pattern split on "/", set once by indexRoutes so a lookup splits nothing
+}
+
+// indexRoutes splits every pattern once, when a server is made: a lookup walks the whole
+// table, and splitting each pattern again per request cost more than the lookup itself.
+func indexRoutes(table []route) []route {
+	for i := range table {
+		table[i].parts = strings.Split(strings.TrimPrefix(table[i].pattern, "/"), "/")
+	}
+	return table
 }
 
 // newRoutes lists the operations in the order of the API tables. Literal segments win over
@@ -22,29 +35,76 @@ type route struct {
 // holds its own table: the package keeps no state.
 func newRoutes() []route {
 	return []route{
-		{method: http.MethodPost, pattern: "/tasks", hasBody: true, prepare: prepCreateTask},
-		{method: http.MethodGet, pattern: "/tasks/{}", prepare: prepGetTask},
-		{method: http.MethodGet, pattern: "/tasks", query: []string{"status", "cursor", "limit"}, prepare: prepListTasks},
-		{method: http.MethodDelete, pattern: "/tasks/{}", prepare: prepCancelTask},
-		{method: http.MethodPost, pattern: "/tasks/{}/accept", hasBody: true, prepare: prepAccept},
-		{method: http.MethodPost, pattern: "/tasks/{}/reject", hasBody: true, prepare: prepReject},
-		{method: http.MethodPost, pattern: "/tasks/{}/complete", hasBody: true, prepare: prepComplete},
-		{method: http.MethodPost, pattern: "/workers", hasBody: true, prepare: prepUpsertWorker},
-		{method: http.MethodPatch, pattern: "/workers/{}", hasBody: true, prepare: prepPatchWorker},
-		{method: http.MethodGet, pattern: "/workers/{}", prepare: prepGetWorker},
-		{method: http.MethodGet, pattern: "/workers", prepare: prepListWorkers},
-		{method: http.MethodPost, pattern: "/workers/{}/availability", hasBody: true, prepare: prepSetAvailability},
-		{method: http.MethodGet, pattern: "/workers/{}/queue", prepare: prepWorkerQueue},
-		{method: http.MethodDelete, pattern: "/workers/{}", prepare: prepRemoveWorker},
-		{method: http.MethodGet, pattern: "/decisions", query: []string{"taskId", "workerId", "limit"}, prepare: prepListDecisions},
-		{method: http.MethodPost, pattern: "/tasks/{}/assign", hasBody: true, prepare: prepAssign},
-		{method: http.MethodPatch, pattern: "/tasks/{}", hasBody: true, prepare: prepSetPriority},
-		{method: http.MethodPost, pattern: "/tasks/suggest-workers", hasBody: true, prepare: prepSuggestWorkers},
-		{method: http.MethodGet, pattern: "/learning/status", prepare: prepLearningStatus},
-		{method: http.MethodGet, pattern: "/learning/workers/{}", prepare: prepWorkerStats},
-		{method: http.MethodPost, pattern: "/workers/{}/identity", hasBody: true, prepare: prepSetIdentity},
-		{method: http.MethodDelete, pattern: "/workers/{}/identity", prepare: prepRemoveIdentity},
+		{opID: "tasks.create", method: http.MethodPost, pattern: "/tasks", hasBody: true, prepare: prepCreateTask},
+		{opID: "tasks.createMany", method: http.MethodPost, pattern: "/tasks/bulk", hasBody: true, prepare: prepCreateMany},
+		{opID: "tasks.get", method: http.MethodGet, pattern: "/tasks/{}", prepare: prepGetTask},
+		{opID: "tasks.list", method: http.MethodGet, pattern: "/tasks", query: []string{"status", "cursor", "limit"}, prepare: prepListTasks},
+		{opID: "tasks.cancel", method: http.MethodDelete, pattern: "/tasks/{}", prepare: prepCancelTask},
+		{opID: "tasks.accept", method: http.MethodPost, pattern: "/tasks/{}/accept", hasBody: true, prepare: prepAccept},
+		{opID: "tasks.reject", method: http.MethodPost, pattern: "/tasks/{}/reject", hasBody: true, prepare: prepReject},
+		{opID: "tasks.complete", method: http.MethodPost, pattern: "/tasks/{}/complete", hasBody: true, prepare: prepComplete},
+		{opID: "workers.upsert", method: http.MethodPost, pattern: "/workers", hasBody: true, prepare: prepUpsertWorker},
+		{opID: "workers.patch", method: http.MethodPatch, pattern: "/workers/{}", hasBody: true, prepare: prepPatchWorker},
+		{opID: "workers.get", method: http.MethodGet, pattern: "/workers/{}", prepare: prepGetWorker},
+		{opID: "workers.list", method: http.MethodGet, pattern: "/workers", prepare: prepListWorkers},
+		{opID: "workers.setAvailability", method: http.MethodPost, pattern: "/workers/{}/availability", hasBody: true, prepare: prepSetAvailability},
+		{opID: "workers.queue", method: http.MethodGet, pattern: "/workers/{}/queue", prepare: prepWorkerQueue},
+		{opID: "workers.remove", method: http.MethodDelete, pattern: "/workers/{}", prepare: prepRemoveWorker},
+		{opID: "decisions.list", method: http.MethodGet, pattern: "/decisions", query: []string{"taskId", "workerId", "limit"}, prepare: prepListDecisions},
+		{opID: "tasks.assign", method: http.MethodPost, pattern: "/tasks/{}/assign", hasBody: true, prepare: prepAssign},
+		{opID: "tasks.update", aliases: []string{"tasks.setPriority"}, method: http.MethodPatch, pattern: "/tasks/{}", hasBody: true, prepare: prepUpdateTask},
+		{opID: "tasks.suggestWorkers", method: http.MethodPost, pattern: "/tasks/suggest-workers", hasBody: true, prepare: prepSuggestWorkers},
+		{opID: "learning.status", method: http.MethodGet, pattern: "/learning/status", prepare: prepLearningStatus},
+		{opID: "learning.workerStats", method: http.MethodGet, pattern: "/learning/workers/{}", prepare: prepWorkerStats},
+		{opID: "identities.create", method: http.MethodPost, pattern: "/workers/{}/identity", hasBody: true, prepare: prepSetIdentity},
+		{opID: "tasks.attachments.create", method: http.MethodPost, pattern: "/tasks/{}/attachments", hasBody: true, prepare: prepCreateAttachment},
+		{opID: "tasks.attachments.confirm", method: http.MethodPost, pattern: "/tasks/{}/attachments/{}/confirm", prepare: prepConfirmAttachment},
+		{opID: "tasks.attachments.list", method: http.MethodGet, pattern: "/tasks/{}/attachments", prepare: prepListAttachments},
+		{opID: "tasks.attachments.download", method: http.MethodGet, pattern: "/tasks/{}/attachments/{}/download", prepare: prepDownloadAttachment},
+		{opID: "tasks.attachments.remove", method: http.MethodDelete, pattern: "/tasks/{}/attachments/{}", prepare: prepRemoveAttachment},
+		{opID: "tasks.context.get", method: http.MethodGet, pattern: "/tasks/{}/context", prepare: prepGetContext},
+		{opID: "tasks.context.set", method: http.MethodPut, pattern: "/tasks/{}/context", hasBody: true, prepare: prepSetContext},
+		{opID: "tasks.context.clear", method: http.MethodDelete, pattern: "/tasks/{}/context", prepare: prepClearContext},
+		{opID: "tasks.comments.add", method: http.MethodPost, pattern: "/tasks/{}/comments", hasBody: true, prepare: prepAddComment},
+		{opID: "tasks.comments.list", method: http.MethodGet, pattern: "/tasks/{}/comments", query: []string{"cursor", "limit"}, prepare: prepListComments},
+		{opID: "skills.create", method: http.MethodPost, pattern: "/skills", hasBody: true, prepare: prepCreateSkill},
+		{opID: "skills.list", method: http.MethodGet, pattern: "/skills", query: []string{"q", "limit"}, prepare: prepListSkills},
+		{opID: "skills.suggest", method: http.MethodGet, pattern: "/skills/suggest", query: []string{"selected", "limit"}, prepare: prepSuggestSkills},
+		{opID: "skills.get", method: http.MethodGet, pattern: "/skills/{}", prepare: prepGetSkill},
+		{opID: "skills.patch", method: http.MethodPatch, pattern: "/skills/{}", hasBody: true, prepare: prepPatchSkill},
+		{opID: "skills.remove", method: http.MethodDelete, pattern: "/skills/{}", prepare: prepRemoveSkill},
+		{opID: "tasks.comments.remove", method: http.MethodDelete, pattern: "/tasks/{}/comments/{}", prepare: prepRemoveComment},
+		{opID: "teams.create", method: http.MethodPost, pattern: "/teams", hasBody: true, prepare: prepCreateTeam},
+		{opID: "teams.list", method: http.MethodGet, pattern: "/teams", prepare: prepListTeams},
+		{opID: "teams.get", method: http.MethodGet, pattern: "/teams/{}", prepare: prepGetTeam},
+		{opID: "teams.patch", method: http.MethodPatch, pattern: "/teams/{}", hasBody: true, prepare: prepPatchTeam},
+		{opID: "teams.remove", method: http.MethodDelete, pattern: "/teams/{}", prepare: prepRemoveTeam},
+		{opID: "teams.members", method: http.MethodGet, pattern: "/teams/{}/members", prepare: prepTeamMembers},
+		{opID: "teams.setMembers", method: http.MethodPut, pattern: "/teams/{}/members", hasBody: true, prepare: prepSetTeamMembers},
+		{opID: "identities.remove", method: http.MethodDelete, pattern: "/workers/{}/identity", prepare: prepRemoveIdentity},
+		{opID: "notifications.sequences.list", method: http.MethodGet, pattern: "/notification-sequences", prepare: prepListSequences},
+		{opID: "notifications.sequences.create", method: http.MethodPost, pattern: "/notification-sequences", hasBody: true, prepare: prepCreateSequence},
+		{opID: "notifications.sequences.get", method: http.MethodGet, pattern: "/notification-sequences/{}", prepare: prepGetSequence},
+		{opID: "notifications.sequences.update", method: http.MethodPatch, pattern: "/notification-sequences/{}", hasBody: true, prepare: prepUpdateSequence},
+		{opID: "notifications.sequences.remove", method: http.MethodDelete, pattern: "/notification-sequences/{}", prepare: prepRemoveSequence},
+		{opID: "notifications.channels.list", method: http.MethodGet, pattern: "/notification-channels", prepare: prepListChannels},
+		{opID: "notifications.channels.create", method: http.MethodPost, pattern: "/notification-channels", hasBody: true, prepare: prepCreateChannel},
+		{opID: "notifications.channels.get", method: http.MethodGet, pattern: "/notification-channels/{}", prepare: prepGetChannel},
+		{opID: "notifications.channels.update", method: http.MethodPatch, pattern: "/notification-channels/{}", hasBody: true, prepare: prepUpdateChannel},
+		{opID: "notifications.channels.remove", method: http.MethodDelete, pattern: "/notification-channels/{}", prepare: prepRemoveChannel},
 	}
+}
+
+// Operations lists the operation ids (catalogue names, as in api/openapi.json) the mock
+// server serves on both planes, sorted.
+func Operations() []string {
+	var ids []string
+	for _, rt := range append(newRoutes(), newWorkerRoutes()...) {
+		ids = append(ids, rt.opID)
+		ids = append(ids, rt.aliases...)
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // findRoute resolves a request path (with BasePath) to an operation and its parameters. An
@@ -78,7 +138,7 @@ func findRoute(routeTable []route, method string, u *url.URL) (route, []string, 
 	var allow []string
 	for i := range routeTable {
 		rt := &routeTable[i]
-		params, literals, ok := matchPattern(rt.pattern, segs)
+		params, literals, ok := matchPattern(rt.parts, segs)
 		if !ok {
 			continue
 		}
@@ -107,8 +167,7 @@ func findRoute(routeTable []route, method string, u *url.URL) (route, []string, 
 	return route{}, nil, notFoundf("no route for %s %s", method, path)
 }
 
-func matchPattern(pattern string, segs []string) (params []string, literals int, ok bool) {
-	pat := strings.Split(strings.TrimPrefix(pattern, "/"), "/")
+func matchPattern(pat []string, segs []string) (params []string, literals int, ok bool) {
 	if len(pat) != len(segs) {
 		return nil, 0, false
 	}

@@ -5,11 +5,15 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/taskrouting/taskrouting-go/internal/contract"
 )
 
 // BasePath is the path every API operation lives under; URL includes it.
@@ -18,20 +22,28 @@ const BasePath = "/v1"
 // Server is a stateful fake of the task-routing service. It is safe for concurrent use; its
 // zero value is not usable: create one with New or Start.
 type Server struct {
-	cfg     config
-	clock   Clock
-	manual  *ManualClock // nil with a real clock
-	apiKey  string
-	secret  string
-	deliver *deliverer
-	faults  faultSet
-	rec     recorder
-	routes  []route
+	// contract is api/openapi.json compiled once per process; every request is checked
+	// against its operation's schemas before anything runs.
+	contract *contract.Contract
+	cfg      config
+	clock    Clock
+	manual   *ManualClock // nil with a real clock
+	apiKey   string
+	secret   string
+	deliver  *deliverer
+	log      *slog.Logger
+	faults   faultSet
+	rec      recorder
+	routes   []route
 	// The worker plane: its routes, the token table and the workspace ids sign-ins name.
 	workerRoutes []route
 	sessions     sessions
 	workspaceIDs []string // parallel to keys
 
+	// gate is held for reading by every API request from before it resolves its workspace
+	// until it is recorded, and for writing by Reset, so no request straddles a Reset.
+	gate       sync.RWMutex
+	resetMu    sync.Mutex   // one Reset at a time
 	mu         sync.RWMutex // guards workspaces during Reset
 	workspaces map[string]*workspace
 	keys       []string // in configuration order; keys[0] is the sandbox key
@@ -45,6 +57,7 @@ type Server struct {
 	wake      chan struct{} // nudges the real-clock scheduler
 	done      chan struct{}
 	closeOnce sync.Once
+	checks    responseChecks
 	loopDone  chan struct{}
 }
 
@@ -70,7 +83,12 @@ func Start(t testing.TB, opts ...Option) *Server {
 	if err != nil {
 		t.Fatalf("mockserver.Start: %v", err)
 	}
-	t.Cleanup(s.Close)
+	t.Cleanup(func() {
+		s.shutdown()
+		if v := s.ContractViolations(); len(v) > 0 {
+			t.Errorf("mockserver: %d answers broke api/openapi.json:\n%s", len(v), strings.Join(v, "\n"))
+		}
+	})
 	return s
 }
 
@@ -107,14 +125,20 @@ func newServer(opts []Option) (*Server, error) {
 		// share nothing.
 		client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
+	spec, err := contract.Default()
+	if err != nil {
+		return nil, fmt.Errorf("mockserver: %w", err)
+	}
 	s := &Server{
+		checks:       responseChecks{on: testing.Testing() && !cfg.noResponseChecks},
+		contract:     spec,
 		cfg:          cfg,
 		clock:        cfg.clock,
 		apiKey:       cfg.apiKey,
 		secret:       cfg.signingSecret,
 		rec:          recorder{limit: cfg.requestLog},
-		routes:       newRoutes(),
-		workerRoutes: newWorkerRoutes(),
+		routes:       indexRoutes(newRoutes()),
+		workerRoutes: indexRoutes(newWorkerRoutes()),
 		wake:         make(chan struct{}, 1),
 		done:         make(chan struct{}),
 		loopDone:     make(chan struct{}),
@@ -135,6 +159,12 @@ func newServer(opts []Option) (*Server, error) {
 		s.workspaceIDs = append(s.workspaceIDs, id)
 	}
 	s.deliver = newDeliverer(cfg.webhookURLs, cfg.signingSecret, cfg.clock, cfg.delivery, client, s.nudge)
+	s.log = cfg.logger
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.deliver.logger = s.log
+	_, s.deliver.manual = cfg.clock.(*ManualClock)
 	s.workspaces = s.newWorkspaces()
 	if mc, ok := cfg.clock.(*ManualClock); ok {
 		s.manual = mc
@@ -227,7 +257,15 @@ func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serveHTTP) }
 
 // Close stops serving, stops the clock hooks and waits for webhook attempts in flight. Events
 // still queued are not delivered. Close is idempotent.
+//
+// Inside a test binary, Close panics when answers broke their response schema and nobody
+// collected them (ContractViolations); Start reports them through the test instead.
 func (s *Server) Close() {
+	s.shutdown()
+	s.panicOnUncollected()
+}
+
+func (s *Server) shutdown() {
 	s.closeOnce.Do(func() {
 		if s.httpSrv != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -253,11 +291,18 @@ func (s *Server) stop() {
 }
 
 // Reset forgets every task, worker, decision, event, delivery, recorded request, fault and
-// idempotency key, keeping keys, secret, webhook URLs and the clock. Webhook attempts in
-// flight finish first.
+// idempotency key, keeping keys, secret, webhook URLs and the clock. It is a barrier: webhook
+// attempts in flight and API requests in progress finish first, and nothing of the old state
+// is recorded or delivered after Reset returns. Requests arriving meanwhile wait and then see
+// the new state.
 func (s *Server) Reset() {
-	// Wait for attempts in flight before taking s.mu: a receiver may call back into the API.
-	s.deliver.reset()
+	s.resetMu.Lock()
+	defer s.resetMu.Unlock()
+	// Stop starting attempts and wait for those in flight before closing the gate: a receiver
+	// may call back into the API, and its request must not wait behind Reset.
+	s.deliver.pause()
+	s.gate.Lock()
+	defer s.gate.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.gen++
@@ -265,6 +310,7 @@ func (s *Server) Reset() {
 	s.workspaces = s.newWorkspaces()
 	s.faults.clear()
 	s.rec.reset()
+	s.deliver.reset()
 }
 
 // InjectFault adds a fault; see Fault.

@@ -18,10 +18,15 @@ func taskMembers() []string {
 	}, opaqueTaskMembers()...)
 }
 
-// opaqueTaskMembers are the platform's optional members the server neither checks nor
-// enforces: it stores them and echoes them byte for byte.
+// opaqueTaskMembers are the platform's optional members the server stores and echoes byte
+// for byte without acting on them yet: context and references, required skills, geo
+// (latitude, longitude, maxDistanceKm, requireGeo), network (allowedCidrs) and teams
+// (teamId, preferTeamId). api/openapi.json holds their limits.
 func opaqueTaskMembers() []string {
-	return []string{"context", "team", "references", "recurrence", "geo", "allowedCidrs"}
+	return []string{
+		"context", "references", "requiredSkills", "latitude", "longitude", "maxDistanceKm",
+		"requireGeo", "allowedCidrs", "teamId", "preferTeamId",
+	}
 }
 
 // prepCreateTask validates POST /tasks completely before anything runs.
@@ -239,7 +244,7 @@ func prepGetTask(r *request) (op, *apiError) {
 		if err != nil {
 			return 0, nil, matchError(err)
 		}
-		return http.StatusOK, taskJSON(t), nil
+		return http.StatusOK, withUnmatched(taskJSON(t), ws.engine, t), nil
 	}, nil
 }
 

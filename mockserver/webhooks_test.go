@@ -219,7 +219,7 @@ func TestOfferExpiryOnManualClock(t *testing.T) {
 
 	var kinds []string
 	for _, e := range srv.Events() {
-		kinds = append(kinds, e.Type)
+		kinds = append(kinds, string(e.Kind))
 	}
 	assert.Empty(t, cmp.Diff([]string{"task.matched", "task.expired", "task.matched"}, kinds))
 	after := mustAPI(t, srv, 200, "GET", "/tasks/task_1", nil).json(t)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
+	"time"
 
 	"github.com/taskrouting/taskrouting-go/internal/match"
 )
@@ -18,11 +19,84 @@ type taskExtra struct {
 	sla         json.RawMessage
 	schedule    json.RawMessage
 	others      map[string]json.RawMessage // platform members modelled by the client, kept opaque
+	ctxCreated  time.Time                  // first tasks.context.set since the last clear; zero: none
+	ctxUpdated  time.Time                  // last tasks.context.set
+	comments    []comment                  // tasks.comments.* (comments.go), posting order
+	commentSeq  int
 }
 
-// workerExtra is what the server stores beside a worker.
+// workerExtra is what the server stores beside a worker: the platform's members the
+// matcher does not act on yet (skills, teams, network and geo), echoed on reads.
 type workerExtra struct {
-	meta json.RawMessage
+	skills  json.RawMessage // array as sent; nil: none
+	teamIDs []string        // as sent; writeWorker moves them to the team store, so stored extras hold nil
+	others  map[string]any  // ip, latitude, longitude, maxTravelDistanceKm: stored, not listed (as the platform)
+}
+
+func (x *workerExtra) set(name string, v any) {
+	if x.others == nil {
+		x.others = map[string]any{}
+	}
+	x.others[name] = v
+}
+
+// mergeWorkerExtra applies a patch's members over what the worker had; absent members keep
+// their value.
+func mergeWorkerExtra(old, patch any) any {
+	p, ok := patch.(*workerExtra)
+	if !ok || p == nil {
+		return nil // the matcher keeps the stored value
+	}
+	o, ok := old.(*workerExtra)
+	if !ok || o == nil {
+		return p
+	}
+	out := &workerExtra{skills: o.skills, teamIDs: o.teamIDs}
+	for k, v := range o.others {
+		out.set(k, v)
+	}
+	if p.skills != nil {
+		out.skills = p.skills
+	}
+	if p.teamIDs != nil {
+		out.teamIDs = p.teamIDs
+	}
+	for k, v := range p.others {
+		out.set(k, v)
+	}
+	return out
+}
+
+// isoTime writes a time as the platform's ISO-8601 strings (UTC, milliseconds).
+func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// wireSkill is a skill as the platform lists it on a worker (WorkerSkill in
+// api/openapi.json): key and name come from the catalogue, and the weight in effect is the
+// override, else level x 20, as the platform derives it (skills do not weigh in the mock's
+// routing yet).
+type wireSkill struct {
+	SkillID        string   `json:"skillId"`
+	Key            string   `json:"key"`
+	Name           string   `json:"name"`
+	Level          int      `json:"level"`
+	Weight         float64  `json:"weight"`
+	WeightOverride *float64 `json:"weightOverride,omitempty"`
+}
+
+// workerSkills is a worker's stored skills resolved against the catalogue, [] when it has
+// none.
+func workerSkills(w match.WorkerDetail, cat *skillCatalog) []wireSkill {
+	out := []wireSkill{}
+	for _, a := range storedSkills(w.Extra) {
+		s, _ := cat.resolve(a.SkillID) // a skill held by a worker cannot be removed
+		ws := wireSkill{SkillID: a.SkillID, Key: s.Key, Name: s.Name, Level: a.Level,
+			Weight: float64(a.Level * 20), WeightOverride: a.WeightOverride}
+		if a.WeightOverride != nil {
+			ws.Weight = *a.WeightOverride
+		}
+		out = append(out, ws)
+	}
+	return out
 }
 
 type wireTask struct {
@@ -86,7 +160,9 @@ func taskJSON(t match.Task) json.RawMessage {
 	}
 	keys := make([]string, 0, len(x.others))
 	for k := range x.others {
-		keys = append(keys, k)
+		if !storedOnly[k] {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	var buf bytes.Buffer
@@ -100,6 +176,33 @@ func taskJSON(t match.Task) json.RawMessage {
 	}
 	buf.WriteByte('}')
 	return buf.Bytes()
+}
+
+// storedOnly are create members the server keeps but, like the platform, does not list on
+// a task read.
+var storedOnly = map[string]bool{"requiredSkills": true, "teamId": true, "preferTeamId": true}
+
+// portalTask is the worker plane's task detail, which the platform keeps to what a worker
+// needs: no holder, meta, vetoes or queue times.
+type portalTask struct {
+	ID          string          `json:"id"`
+	Status      string          `json:"status"`
+	Tags        []string        `json:"tags"`
+	Priority    float64         `json:"priority"`
+	Title       *string         `json:"title,omitempty"`
+	Description *string         `json:"description,omitempty"`
+	Context     json.RawMessage `json:"context,omitempty"`
+	References  json.RawMessage `json:"references,omitempty"`
+	CreatedAt   int64           `json:"createdAt"`
+}
+
+func portalTaskJSON(t match.Task) portalTask {
+	out := portalTask{ID: t.ID, Status: string(t.Status), Tags: orEmpty(t.Tags), Priority: t.Priority, CreatedAt: t.CreatedAt.UnixMilli()}
+	if x, ok := t.Extra.(*taskExtra); ok {
+		out.Title, out.Description = x.title, x.description
+		out.Context, out.References = x.others["context"], x.others["references"]
+	}
+	return out
 }
 
 func orEmpty(s []string) []string {
@@ -119,10 +222,22 @@ type wireWorker struct {
 	OnBreak        bool               `json:"onBreak"`
 	CreatedAt      int64              `json:"createdAt"`
 	LastMatchedAt  *int64             `json:"lastMatchedAt"`
-	Meta           json.RawMessage    `json:"meta"`
+	Skills         []wireSkill        `json:"skills"`
+	Teams          []wireTeam         `json:"teams"`
+	Locale         string             `json:"locale,omitempty"`
 }
 
-func workerJSON(w match.WorkerDetail) wireWorker {
+// wireTeam is a team membership as the platform lists it. The API has no call that makes a
+// worker a lead, so every member is a "member".
+type wireTeam struct {
+	TeamID string  `json:"teamId"`
+	Key    string  `json:"key"`
+	Name   string  `json:"name"`
+	Color  *string `json:"color"`
+	Role   string  `json:"role"`
+}
+
+func workerJSON(w match.WorkerDetail, teams []wireTeam, cat *skillCatalog) wireWorker {
 	out := wireWorker{
 		ID:             w.ID,
 		Tags:           orEmpty(w.Tags),
@@ -132,7 +247,8 @@ func workerJSON(w match.WorkerDetail) wireWorker {
 		QueueDepth:     w.QueueDepth,
 		OnBreak:        w.OnBreak,
 		CreatedAt:      w.CreatedAt.UnixMilli(),
-		Meta:           json.RawMessage("null"),
+		Skills:         workerSkills(w, cat),
+		Teams:          teams,
 	}
 	if out.RoutingWeights == nil {
 		out.RoutingWeights = map[string]float64{}
@@ -141,8 +257,8 @@ func workerJSON(w match.WorkerDetail) wireWorker {
 		ms := w.LastMatchedAt.UnixMilli()
 		out.LastMatchedAt = &ms
 	}
-	if x, ok := w.Extra.(*workerExtra); ok && x.meta != nil {
-		out.Meta = x.meta
+	if x, ok := w.Extra.(*workerExtra); ok {
+		out.Locale, _ = x.others["locale"].(string)
 	}
 	return out
 }

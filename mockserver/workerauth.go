@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -15,8 +16,11 @@ import (
 // identity is a worker's sign-in. Only a hash of the PIN is kept, so a dump of the server's
 // state in a failing test never shows it.
 type identity struct {
-	pinHash [32]byte
-	label   *string
+	id        string
+	pinHash   [32]byte
+	label     *string
+	email     *string
+	createdAt time.Time
 }
 
 // session is what a worker token stands for.
@@ -77,35 +81,50 @@ func hashPIN(pin string) [32]byte { return sha256.Sum256([]byte("taskrouting-moc
 
 // prepSetIdentity is POST /workers/{id}/identity (workspace plane).
 func prepSetIdentity(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "pin", "label")
+	o, err := parseBody(r.body, "label", "pin", "email")
+	if err != nil {
+		return nil, err
+	}
+	if err := o.require("label"); err != nil {
+		return nil, err
+	}
+	label, _, err := o.str("label", 1, 128)
 	if err != nil {
 		return nil, err
 	}
 	if err := o.require("pin"); err != nil {
 		return nil, err
 	}
-	pin, _, err := o.str("pin", 4, 64)
+	pin, _, err := o.str("pin", 4, 256)
 	if err != nil {
 		return nil, err
 	}
-	label, hasLabel, err := o.str("label", 1, 100)
+	email, hasEmail, err := o.str("email", 3, 256)
 	if err != nil {
 		return nil, err
 	}
-	id := identity{pinHash: hashPIN(pin)}
-	if hasLabel {
-		id.label = &label
+	if hasEmail && !strings.Contains(email, "@") {
+		return nil, validationf("body/email must match format \"email\"")
+	}
+	id := identity{pinHash: hashPIN(pin), label: &label}
+	if hasEmail {
+		id.email = &email
 	}
 	workerID := r.params[0]
-	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
+	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		if _, err := ws.engine.Worker(workerID); err != nil {
 			return 0, nil, matchError(err)
 		}
 		if ws.identities == nil {
 			ws.identities = map[string]identity{}
 		}
+		id.id, id.createdAt = ws.newID("wid_"), now
 		ws.identities[workerID] = id
-		return http.StatusOK, identityAnswer{Identity: wireIdentity{WorkerID: workerID, Label: id.label, HasPIN: true}}, nil
+		created := isoTime(now)
+		return http.StatusOK, identityAnswer{Identity: wireIdentity{
+			ID: id.id, WorkerID: workerID, Label: label, Status: "active", Email: id.email,
+			HasPIN: true, ActivatedAt: &created, CreatedAt: created,
+		}}, nil
 	}, nil
 }
 
@@ -113,10 +132,18 @@ type identityAnswer struct {
 	Identity wireIdentity `json:"identity"`
 }
 
+// wireIdentity is the platform's worker identity. A PIN sign-in is active from the moment it
+// is set, so activatedAt equals createdAt; revokedAt stays null until removal.
 type wireIdentity struct {
-	WorkerID string  `json:"workerId"`
-	Label    *string `json:"label"`
-	HasPIN   bool    `json:"hasPin"`
+	ID          string  `json:"id"`
+	WorkerID    string  `json:"workerId"`
+	Label       string  `json:"label"`
+	Status      string  `json:"status"`
+	Email       *string `json:"email"`
+	HasPIN      bool    `json:"hasPin"`
+	ActivatedAt *string `json:"activatedAt"`
+	CreatedAt   string  `json:"createdAt"`
+	RevokedAt   *string `json:"revokedAt"`
 }
 
 // prepRemoveIdentity is DELETE /workers/{id}/identity: the sign-in and every session made with

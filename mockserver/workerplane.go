@@ -10,7 +10,7 @@ import (
 	"github.com/taskrouting/taskrouting-go/internal/match"
 )
 
-// The worker plane (issue 8): one worker acting for itself with a session token (wt_...)
+// The worker plane (docs/contract.md section 8): one worker acting for itself with a session token (wt_...)
 // from POST /worker-auth/login. Its answers carry no quota headers and its POSTs no
 // idempotency keys; a token reaches one worker of one workspace and nothing else.
 
@@ -25,17 +25,23 @@ func (s *Server) WorkspaceID() string { return s.workspaceIDs[0] }
 
 func newWorkerRoutes() []route {
 	return []route{
-		{method: http.MethodPost, pattern: "/worker-auth/login", hasBody: true, prepare: prepLogin},
-		{method: http.MethodPost, pattern: "/worker-auth/logout", prepare: prepLogout},
-		{method: http.MethodGet, pattern: "/portal/me", prepare: prepMe},
-		{method: http.MethodPost, pattern: "/portal/me/availability", hasBody: true, prepare: prepMyAvailability},
-		{method: http.MethodGet, pattern: "/portal/workers/{}/queue", prepare: prepMyQueue},
-		{method: http.MethodGet, pattern: "/portal/tasks/{}", prepare: prepMyTask},
-		{method: http.MethodPost, pattern: "/portal/tasks/{}/accept", hasBody: true, prepare: prepMyAnswer("accept")},
-		{method: http.MethodPost, pattern: "/portal/tasks/{}/reject", hasBody: true, prepare: prepMyAnswer("reject")},
-		{method: http.MethodPost, pattern: "/portal/tasks/{}/complete", hasBody: true, prepare: prepMyAnswer("complete")},
-		{method: http.MethodPost, pattern: "/portal/breaks/start", hasBody: true, prepare: prepStartBreak},
-		{method: http.MethodPost, pattern: "/portal/breaks/end", prepare: prepEndBreak},
+		{opID: "worker.login", method: http.MethodPost, pattern: "/worker-auth/login", hasBody: true, prepare: prepLogin},
+		{opID: "worker.logout", method: http.MethodPost, pattern: "/worker-auth/logout", prepare: prepLogout},
+		{opID: "worker.me", method: http.MethodGet, pattern: "/portal/me", prepare: prepMe},
+		{opID: "worker.setAvailability", method: http.MethodPost, pattern: "/portal/me/availability", hasBody: true, prepare: prepMyAvailability},
+		{opID: "worker.queue", method: http.MethodGet, pattern: "/portal/workers/{}/queue", prepare: prepMyQueue},
+		{opID: "worker.taskDetail", method: http.MethodGet, pattern: "/portal/tasks/{}", prepare: prepMyTask},
+		{opID: "worker.accept", method: http.MethodPost, pattern: "/portal/tasks/{}/accept", hasBody: true, prepare: prepMyAnswer("accept")},
+		{opID: "worker.reject", method: http.MethodPost, pattern: "/portal/tasks/{}/reject", hasBody: true, prepare: prepMyAnswer("reject")},
+		{opID: "worker.complete", method: http.MethodPost, pattern: "/portal/tasks/{}/complete", hasBody: true, prepare: prepMyAnswer("complete")},
+		{opID: "worker.startBreak", method: http.MethodPost, pattern: "/portal/breaks/start", hasBody: true, prepare: prepStartBreak},
+		{opID: "worker.endBreak", method: http.MethodPost, pattern: "/portal/breaks/end", prepare: prepEndBreak},
+		{opID: "worker.comments", method: http.MethodGet, pattern: "/portal/tasks/{}/comments", query: []string{"cursor", "limit"}, prepare: onMyTask(prepListComments)},
+		{opID: "worker.addComment", method: http.MethodPost, pattern: "/portal/tasks/{}/comments", hasBody: true, prepare: onMyTask(prepMyComment)},
+		{opID: "worker.attachments.create", method: http.MethodPost, pattern: "/portal/tasks/{}/attachments", hasBody: true, prepare: onMyTask(prepMyAttachment)},
+		{opID: "worker.attachments.confirm", method: http.MethodPost, pattern: "/portal/tasks/{}/attachments/{}/confirm", prepare: onMyTask(prepConfirmAttachment)},
+		{opID: "worker.attachments.list", method: http.MethodGet, pattern: "/portal/tasks/{}/attachments", prepare: onMyTask(prepListAttachments)},
+		{opID: "worker.attachments.download", method: http.MethodGet, pattern: "/portal/tasks/{}/attachments/{}/download", prepare: onMyTask(prepDownloadAttachment)},
 	}
 }
 
@@ -51,7 +57,7 @@ func unauthorized(msg string) *apiError {
 // worker, and every operation runs as that worker.
 func (s *Server) handleWorkerPlane(r *http.Request) (response, []byte) {
 	rt, params, rerr := findRoute(s.workerRoutes, r.Method, r.URL)
-	req := &request{method: r.Method, path: r.URL.Path, params: params, query: r.URL.Query(), workerPlane: true}
+	req := &request{method: r.Method, path: r.URL.Path, params: params, query: r.URL.Query(), workerPlane: true, origin: "http://" + r.Host}
 	var ws *workspace
 	if rerr == nil && rt.pattern != "/worker-auth/login" {
 		token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -69,6 +75,9 @@ func (s *Server) handleWorkerPlane(r *http.Request) (response, []byte) {
 	}
 	if rerr == nil {
 		rerr = noQuery(req, rt.query)
+	}
+	if rerr == nil {
+		rerr = s.checkRequest(rt, req)
 	}
 	var run op
 	if rerr == nil {
@@ -108,13 +117,18 @@ func me(ws *workspace, r *request) (match.WorkerDetail, *apiError) {
 	return w, nil
 }
 
+// profileAnswer is the platform's worker profile (worker.me). label is the sign-in's label;
+// the mock has no approval step, so pendingApproval is always false.
 type profileAnswer struct {
-	WorkerID    string  `json:"workerId"`
-	Available   bool    `json:"available"`
-	OnBreak     bool    `json:"onBreak"`
-	BreakSince  *int64  `json:"breakSince,omitempty"`
-	BreakReason *string `json:"breakReason,omitempty"`
-	QueueDepth  int     `json:"queueDepth"`
+	WorkerID        string      `json:"workerId"`
+	Label           *string     `json:"label"`
+	Available       bool        `json:"available"`
+	PendingApproval bool        `json:"pendingApproval"`
+	OnBreak         bool        `json:"onBreak"`
+	BreakStartedAt  *string     `json:"breakStartedAt"`
+	BreakReason     *string     `json:"breakReason,omitempty"`
+	Skills          []wireSkill `json:"skills"`
+	QueueDepth      int         `json:"queueDepth"`
 }
 
 func prepMe(r *request) (op, *apiError) {
@@ -123,17 +137,23 @@ func prepMe(r *request) (op, *apiError) {
 		if aerr != nil {
 			return 0, nil, aerr
 		}
-		out := profileAnswer{WorkerID: w.ID, Available: w.Available, OnBreak: w.OnBreak, QueueDepth: w.QueueDepth}
+		out := profileAnswer{
+			WorkerID: w.ID, Label: ws.identities[w.ID].label, Available: w.Available,
+			OnBreak: w.OnBreak, Skills: workerSkills(w, &ws.skillCat), QueueDepth: w.QueueDepth,
+		}
 		if w.OnBreak {
-			ms, reason := w.BreakSince.UnixMilli(), w.BreakReason
-			out.BreakSince, out.BreakReason = &ms, &reason
+			since, reason := isoTime(w.BreakSince), w.BreakReason
+			out.BreakStartedAt, out.BreakReason = &since, &reason
 		}
 		return http.StatusOK, out, nil
 	}, nil
 }
 
 func prepMyAvailability(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "available")
+	// staleAfterMs (the platform's liveness contract for unattended workers) is checked
+	// against the file and accepted, but the mock server never clocks a silent worker out:
+	// docs/contract.md, "Known gaps".
+	o, err := parseBody(r.body, "available", "staleAfterMs")
 	if err != nil {
 		return nil, err
 	}
@@ -142,6 +162,9 @@ func prepMyAvailability(r *request) (op, *apiError) {
 	}
 	available, _, err := o.boolean("available")
 	if err != nil {
+		return nil, err
+	}
+	if _, _, err := o.integer("staleAfterMs", 60_000, 86_400_000); err != nil {
 		return nil, err
 	}
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
@@ -192,7 +215,7 @@ func prepMyTask(r *request) (op, *apiError) {
 		if aerr != nil {
 			return 0, nil, aerr
 		}
-		return http.StatusOK, taskJSON(t), nil
+		return http.StatusOK, portalTaskJSON(t), nil
 	}, nil
 }
 
@@ -249,11 +272,13 @@ func prepMyAnswer(verb string) func(*request) (op, *apiError) {
 	}
 }
 
+// breakAnswer is the answer of worker.startBreak (since) and worker.endBreak (endedAt); both
+// times are ISO-8601 strings, as the platform sends them.
 type breakAnswer struct {
-	WorkerID string `json:"workerId"`
-	OnBreak  bool   `json:"onBreak"`
-	Since    *int64 `json:"since,omitempty"`
-	EndedAt  *int64 `json:"endedAt,omitempty"`
+	WorkerID string  `json:"workerId"`
+	OnBreak  bool    `json:"onBreak"`
+	Since    *string `json:"since,omitempty"`
+	EndedAt  *string `json:"endedAt,omitempty"`
 }
 
 func prepStartBreak(r *request) (op, *apiError) {
@@ -261,7 +286,7 @@ func prepStartBreak(r *request) (op, *apiError) {
 	if err != nil {
 		return nil, err
 	}
-	reason, _, err := o.str("reason", 1, 200)
+	reason, _, err := o.str("reason", 1, 100)
 	if err != nil {
 		return nil, err
 	}
@@ -277,8 +302,8 @@ func prepStartBreak(r *request) (op, *apiError) {
 		if err != nil {
 			return 0, nil, matchError(err)
 		}
-		ms := ws.engine.Now().UnixMilli()
-		return http.StatusOK, breakAnswer{WorkerID: r.worker, OnBreak: true, Since: &ms}, nil
+		since := isoTime(ws.engine.Now())
+		return http.StatusOK, breakAnswer{WorkerID: r.worker, OnBreak: true, Since: &since}, nil
 	}, nil
 }
 
@@ -295,7 +320,7 @@ func prepEndBreak(r *request) (op, *apiError) {
 		if err != nil {
 			return 0, nil, matchError(err)
 		}
-		ms := ws.engine.Now().UnixMilli()
-		return http.StatusOK, breakAnswer{WorkerID: r.worker, OnBreak: false, EndedAt: &ms}, nil
+		ended := isoTime(ws.engine.Now())
+		return http.StatusOK, breakAnswer{WorkerID: r.worker, OnBreak: false, EndedAt: &ended}, nil
 	}, nil
 }

@@ -25,7 +25,7 @@ func TestWorkerPlane(t *testing.T) {
 		_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: id, Tags: []string{"english"}})
 		require.NoError(t, err)
 	}
-	_, err := c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{PIN: "4921", Label: "desk 4"})
+	_, err := c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "4921"})
 	require.NoError(t, err)
 
 	w, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
@@ -86,7 +86,7 @@ func TestWorkerPlane(t *testing.T) {
 	var kinds []string
 	for _, e := range srv.Events() {
 		if e.TaskID == "" {
-			kinds = append(kinds, e.Type)
+			kinds = append(kinds, string(e.Kind))
 		}
 	}
 	assert.Empty(t, cmp.Diff([]string{"worker.break_started", "worker.break_ended"}, kinds))
@@ -96,7 +96,7 @@ func TestWorkerPlane(t *testing.T) {
 	assert.ErrorIs(t, err, taskrouting.ErrUnauthorized, "a revoked sign-in is 401")
 
 	// A worker token never reaches the workspace plane.
-	_, err = c.Workers.SetIdentity(ctx, "agent_2", taskrouting.SetIdentityParams{PIN: "1234"})
+	_, err = c.Workers.SetIdentity(ctx, "agent_2", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "1234"})
 	require.NoError(t, err)
 	w2, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)

@@ -1,6 +1,8 @@
 package mockserver
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -9,7 +11,10 @@ import (
 
 // workerMembers are the members of UpsertWorkerInput; PatchWorkerInput is the same without id.
 func workerMembers(withID bool) []string {
-	m := []string{"tags", "routingWeights", "maxBacklogSize", "available", "meta"}
+	m := []string{
+		"tags", "routingWeights", "maxBacklogSize", "available",
+		"skills", "teamIds", "ip", "latitude", "longitude", "maxTravelDistanceKm", "locale",
+	}
 	if withID {
 		m = append(m, "id")
 	}
@@ -33,7 +38,7 @@ func decodeWorkerInput(r *request, withID bool) (match.WorkerInput, *apiError) {
 	if dup := firstDuplicate(in.Tags); dup >= 0 {
 		return in, validationf("body/tags must NOT have duplicate items (item %d repeats an earlier one)", dup)
 	}
-	if in.RoutingWeights, _, err = o.numberMap("routingWeights", 256, 65, 0); err != nil {
+	if in.RoutingWeights, _, err = o.numberMap("routingWeights", 128, 65, 0); err != nil {
 		return in, err
 	}
 	if n, ok, err := o.integer("maxBacklogSize", 0, 10_000); err != nil {
@@ -47,12 +52,105 @@ func decodeWorkerInput(r *request, withID bool) (match.WorkerInput, *apiError) {
 	} else if ok {
 		in.Available = &b
 	}
-	if meta, ok, err := o.anyObject("meta", true); err != nil {
+	x, err := decodeWorkerExtra(o)
+	if err != nil {
 		return in, err
-	} else if ok {
-		in.Extra = &workerExtra{meta: meta}
+	}
+	if x != nil {
+		in.Extra = x
 	}
 	return in, nil
+}
+
+// decodeWorkerExtra checks the platform's skills, teams, network and geo members. The mock
+// stores and echoes them; routing does not use them yet (docs/contract.md, section 7).
+func decodeWorkerExtra(o *object) (*workerExtra, *apiError) {
+	x := &workerExtra{}
+	sent := false
+	if raw, ok := o.get("skills"); ok {
+		if err := checkSkills(o.at("skills"), raw); err != nil {
+			return nil, err
+		}
+		x.skills, sent = compact(raw), true
+	}
+	if ids, ok, err := o.strings("teamIds", 0, 64, 1, 128, true); err != nil {
+		return nil, err
+	} else if ok {
+		x.teamIDs, sent = ids, true
+	}
+	// locale: null returns the worker to the workspace default (stored as "").
+	if v, given := o.raw["locale"]; given && isNull(v) {
+		x.set("locale", "")
+		sent = true
+	} else if loc, ok, err := o.str("locale", 0, 0); err != nil { // no limit is published
+		return nil, err
+	} else if ok {
+		x.set("locale", loc)
+		sent = true
+	}
+	if ip, ok, err := o.str("ip", 1, 64); err != nil {
+		return nil, err
+	} else if ok {
+		x.set("ip", ip)
+		sent = true
+	}
+	for _, f := range []struct {
+		name   string
+		lo, hi float64
+	}{{"latitude", -90, 90}, {"longitude", -180, 180}, {"maxTravelDistanceKm", 0, 40_000}} {
+		v, ok, err := o.number(f.name)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if v < f.lo {
+			return nil, validationf("%s must be >= %v", o.at(f.name), f.lo)
+		}
+		if v > f.hi {
+			return nil, validationf("%s must be <= %v", o.at(f.name), f.hi)
+		}
+		x.set(f.name, v)
+		sent = true
+	}
+	if !sent {
+		return nil, nil
+	}
+	return x, nil
+}
+
+// checkSkills holds skills to the platform's SkillAssignment: {skillId, level 1-5,
+// weightOverride?}.
+func checkSkills(path string, raw []byte) *apiError {
+	var items []json.RawMessage
+	if raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
+		return validationf("%s must be array", path)
+	}
+	if len(items) > 64 {
+		return validationf("%s must NOT have more than 64 items", path)
+	}
+	for i, it := range items {
+		item, err := toObject(fmt.Sprintf("%s/%d", path, i), it, []string{"skillId", "level", "weightOverride"})
+		if err != nil {
+			return err
+		}
+		for _, name := range []string{"skillId", "level"} {
+			if err := item.require(name); err != nil {
+				return err
+			}
+		}
+		if _, _, err := item.str("skillId", 1, 64); err != nil {
+			return err
+		}
+		if _, _, err := item.integer("level", 1, 5); err != nil {
+			return err
+		}
+		if _, _, err := item.number("weightOverride"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type idAnswer struct {
@@ -92,6 +190,11 @@ func (ws *workspace) writeWorker(now time.Time, in match.WorkerInput, patch bool
 	if patch && !exists {
 		return 0, nil, notFoundf("worker %s not found", in.ID)
 	}
+	if x, ok := in.Extra.(*workerExtra); ok {
+		if err := ws.resolveWorkerSkills(x); err != nil {
+			return 0, nil, err
+		}
+	}
 	if lim := ws.limits.Workers; lim > 0 && !exists && ws.workers >= lim {
 		return 0, nil, planLimit("workers", lim)
 	}
@@ -104,6 +207,18 @@ func (ws *workspace) writeWorker(now time.Time, in match.WorkerInput, patch bool
 	}
 	if lim := ws.limits.Skills; lim > 0 && ws.skillsAfter(old.Tags, newTags) > lim {
 		return 0, nil, planLimit("skills", lim)
+	}
+	// teamIds live in the team store (teams.go), not beside the worker: checked here, applied
+	// once the write succeeded.
+	var teamIDs []string
+	if x, ok := in.Extra.(*workerExtra); ok && x.teamIDs != nil {
+		if i := ws.teams.unknown(x.teamIDs); i >= 0 {
+			return 0, nil, validationf("body/teamIds/%d names no team of this workspace (%s)", i, x.teamIDs[i])
+		}
+		teamIDs, x.teamIDs = x.teamIDs, nil
+	}
+	if patch {
+		in.Extra = mergeWorkerExtra(old.Extra, in.Extra)
 	}
 	var res match.Result
 	var err error
@@ -120,6 +235,9 @@ func (ws *workspace) writeWorker(now time.Time, in match.WorkerInput, patch bool
 		ws.workers++
 	}
 	ws.retag(old.Tags, newTags)
+	if teamIDs != nil {
+		ws.teams.setWorkerTeams(in.ID, teamIDs, now)
+	}
 	return http.StatusOK, idAnswer{ID: in.ID}, nil
 }
 
@@ -139,7 +257,7 @@ func prepGetWorker(r *request) (op, *apiError) {
 		if err != nil {
 			return 0, nil, matchError(err)
 		}
-		return http.StatusOK, workerJSON(w), nil
+		return http.StatusOK, workerJSON(w, ws.teams.ofWorker(id), &ws.skillCat), nil
 	}, nil
 }
 
@@ -225,6 +343,7 @@ func prepRemoveWorker(r *request) (op, *apiError) {
 		ws.workers--
 		ws.retag(old.Tags, nil)
 		delete(ws.identities, id)
+		ws.teams.dropWorker(id)
 		ws.sessions.revokeWorker(ws, id)
 		return http.StatusNoContent, nil, nil
 	}, nil

@@ -24,8 +24,12 @@ type workspace struct {
 	limits Limits
 	idem   idempotencyStore
 
-	identities map[string]identity // worker sign-ins of the worker plane
-	sessions   *sessions           // the server's token table
+	identities  map[string]identity // worker sign-ins of the worker plane
+	attachments attachmentStore     // files on tasks, with the bytes storage received
+	notify      notificationStore   // notification channels and sequences
+	teams       teamStore           // teams and who is on them (teams.go)
+	skillCat    skillCatalog        // skills.* (skills.go)
+	sessions    *sessions           // the server's token table
 
 	// Usage counted here so quota headers cost O(1) per answer.
 	openTasks   int
@@ -165,7 +169,7 @@ func stateMessage(se *match.StateError) string {
 // quotaHeaders reports usage against the limits; the caller holds mu (or ws is nil for
 // answers given before a workspace is known).
 func quotaHeaders(ws *workspace, limits Limits, now time.Time, h http.Header) {
-	// Quota kinds in the order of DESIGN §2.1, as canonical header names
+	// Quota kinds in the order docs/contract.md section 1 lists them, as canonical header names
 	// (X-Quota-{kind}-Limit is written X-Quota-Task-Rate-Limit by net/http).
 	names := [...][2]string{
 		{"X-Quota-Task-Rate-Limit", "X-Quota-Task-Rate-Remaining"},

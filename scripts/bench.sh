@@ -32,11 +32,13 @@ client_bt=1s; client_count=6
 webhook_bt=500ms; webhook_count=10
 match_bt=20000x; match_count=3
 mock_bt=20x; mock_count=5
+bulk_count=3
 if [ "$quick" = 1 ]; then
 	client_bt=100ms; client_count=2
 	webhook_bt=100ms; webhook_count=2
 	match_bt=2000x; match_count=1
 	mock_bt=3x; mock_count=2
+	bulk_count=1
 fi
 
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/taskrouting-bench.XXXXXX")
@@ -71,6 +73,7 @@ if [ "$with1m" = 1 ]; then
 		-timeout 60m ./internal/match/
 fi
 bench go test -run '^$' -bench '^BenchmarkPostTasks$' -benchtime "$mock_bt" -count "$mock_count" ./mockserver/
+bench go test -run '^$' -bench '^BenchmarkBulkBackfill$' -benchtime 1x -count "$bulk_count" -timeout 20m .
 
 go run ./internal/benchreport -in "$log" -out "$out"
 report=$?

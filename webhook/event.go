@@ -14,14 +14,32 @@ import (
 // without notice, and an Event of an unknown kind still carries its raw JSON.
 type Kind string
 
-// Event kinds the service sends.
+// Event kinds. The service's specification names the first four (the
+// platform's published SDKs name only task.matched); the others are the mock
+// server's, which sends all nine. docs/contract.md, section 6, lists the
+// members of each.
 const (
-	KindTaskMatched   Kind = "task.matched"   // a task was offered to a worker (a decision was made)
-	KindTaskAccepted  Kind = "task.accepted"  // the offered worker accepted the task
-	KindTaskRejected  Kind = "task.rejected"  // the offered worker rejected the task; it is queued again
-	KindTaskCompleted Kind = "task.completed" // the accepting worker completed the task
-	KindTaskExpired   Kind = "task.expired"   // an offer ran out without an answer
-	KindTaskCancelled Kind = "task.cancelled" // the task was cancelled
+	KindTaskMatched        Kind = "task.matched"         // a task was offered to a worker (a decision was made)
+	KindTaskAccepted       Kind = "task.accepted"        // the offered worker accepted the task
+	KindTaskRejected       Kind = "task.rejected"        // the offered worker rejected the task; it is queued again
+	KindTaskCompleted      Kind = "task.completed"       // the accepting worker completed the task
+	KindTaskExpired        Kind = "task.expired"         // an offer ran out without an answer
+	KindTaskCancelled      Kind = "task.cancelled"       // the task was cancelled
+	KindTaskReleased       Kind = "task.released"        // an offer was withdrawn without the worker acting
+	KindWorkerBreakStarted Kind = "worker.break_started" // a worker went on a break: no new offers
+	KindWorkerBreakEnded   Kind = "worker.break_ended"   // a worker's break ended: offers resume
+)
+
+// ReleaseReason says why an offer was withdrawn, the "reason" of a
+// [KindTaskReleased] event. Reasons other than the constants below are kept
+// as they come.
+type ReleaseReason string
+
+// Release reasons.
+const (
+	ReleaseBacklog       ReleaseReason = "releaseBacklog" // the worker was paused with its backlog released
+	ReleaseWorkerRemoved ReleaseReason = "workerRemoved"  // the worker was removed
+	ReleaseReassigned    ReleaseReason = "reassigned"     // the task was assigned to another worker
 )
 
 // Event is a verified webhook delivery. The fields every kind shares are
@@ -73,6 +91,29 @@ type TaskExpired struct{ TaskID, WorkerID string }
 // TaskCancelled is the payload of a [KindTaskCancelled] event; WorkerID is
 // the worker that held the task, if any.
 type TaskCancelled struct{ TaskID, WorkerID string }
+
+// TaskReleased is the payload of a [KindTaskReleased] event: the offer to
+// WorkerID was withdrawn and the task is queued again or, for
+// [ReleaseReassigned], offered to another worker (a [KindTaskMatched] follows).
+type TaskReleased struct {
+	TaskID   string
+	WorkerID string
+	Reason   ReleaseReason
+}
+
+// WorkerBreakStarted is the payload of a [KindWorkerBreakStarted] event: the
+// worker gets no new offers until the break ends; its backlog is kept.
+type WorkerBreakStarted struct {
+	WorkerID string
+	Reason   string // as the worker gave it, e.g. "lunch"; empty when none was given
+}
+
+// WorkerBreakEnded is the payload of a [KindWorkerBreakEnded] event; Reason is
+// the one the break was started with.
+type WorkerBreakEnded struct {
+	WorkerID string
+	Reason   string
+}
 
 // ConstructEvent verifies a delivery as [Verify] does and, only when it is
 // authentic, parses payload into an [Event]. A body that is not a JSON object
@@ -196,6 +237,38 @@ func (e Event) TaskCancelled() (TaskCancelled, error) {
 	var w common
 	err := e.decodePayload(KindTaskCancelled, &w)
 	return TaskCancelled(w), err
+}
+
+// TaskReleased decodes the payload of a [KindTaskReleased] event.
+func (e Event) TaskReleased() (TaskReleased, error) {
+	var w struct {
+		common
+		Reason ReleaseReason `json:"reason"`
+	}
+	if err := e.decodePayload(KindTaskReleased, &w); err != nil {
+		return TaskReleased{}, err
+	}
+	return TaskReleased{TaskID: w.TaskID, WorkerID: w.WorkerID, Reason: w.Reason}, nil
+}
+
+// breakPayload holds the members of both break events.
+type breakPayload struct {
+	WorkerID string `json:"workerId"`
+	Reason   string `json:"reason"`
+}
+
+// WorkerBreakStarted decodes the payload of a [KindWorkerBreakStarted] event.
+func (e Event) WorkerBreakStarted() (WorkerBreakStarted, error) {
+	var w breakPayload
+	err := e.decodePayload(KindWorkerBreakStarted, &w)
+	return WorkerBreakStarted(w), err
+}
+
+// WorkerBreakEnded decodes the payload of a [KindWorkerBreakEnded] event.
+func (e Event) WorkerBreakEnded() (WorkerBreakEnded, error) {
+	var w breakPayload
+	err := e.decodePayload(KindWorkerBreakEnded, &w)
+	return WorkerBreakEnded(w), err
 }
 
 // decodePayload decodes the top-level members into dst and then, when the

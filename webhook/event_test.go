@@ -130,18 +130,27 @@ func TestTypedAccessorsOnBothEnvelopes(t *testing.T) {
 
 			pair := `"taskId":"task_1","workerId":"agent_1"`
 			want := TaskAccepted{TaskID: "task_1", WorkerID: "agent_1"}
+			released := pair + `,"reason":"reassigned","priority":5,"tags":["english"]`
+			onBreak := `"workerId":"agent_1","reason":"lunch"`
 			checks := []struct {
-				kind string
-				get  func(Event) (any, error)
-				want any
+				kind    string
+				members string
+				get     func(Event) (any, error)
+				want    any
 			}{
-				{"task.accepted", func(e Event) (any, error) { return e.TaskAccepted() }, want},
-				{"task.rejected", func(e Event) (any, error) { return e.TaskRejected() }, TaskRejected(want)},
-				{"task.expired", func(e Event) (any, error) { return e.TaskExpired() }, TaskExpired(want)},
-				{"task.cancelled", func(e Event) (any, error) { return e.TaskCancelled() }, TaskCancelled(want)},
+				{"task.accepted", pair, func(e Event) (any, error) { return e.TaskAccepted() }, want},
+				{"task.rejected", pair, func(e Event) (any, error) { return e.TaskRejected() }, TaskRejected(want)},
+				{"task.expired", pair, func(e Event) (any, error) { return e.TaskExpired() }, TaskExpired(want)},
+				{"task.cancelled", pair, func(e Event) (any, error) { return e.TaskCancelled() }, TaskCancelled(want)},
+				{"task.released", released, func(e Event) (any, error) { return e.TaskReleased() },
+					TaskReleased{TaskID: "task_1", WorkerID: "agent_1", Reason: ReleaseReassigned}},
+				{"worker.break_started", onBreak, func(e Event) (any, error) { return e.WorkerBreakStarted() },
+					WorkerBreakStarted{WorkerID: "agent_1", Reason: "lunch"}},
+				{"worker.break_ended", onBreak, func(e Event) (any, error) { return e.WorkerBreakEnded() },
+					WorkerBreakEnded{WorkerID: "agent_1", Reason: "lunch"}},
 			}
 			for _, c := range checks {
-				got, err := c.get(mustParse(t, shape.wrap(c.kind, pair)))
+				got, err := c.get(mustParse(t, shape.wrap(c.kind, c.members)))
 				if err != nil {
 					t.Errorf("%s: %v", c.kind, err)
 				}
@@ -154,11 +163,31 @@ func TestTypedAccessorsOnBothEnvelopes(t *testing.T) {
 }
 
 func TestTypedAccessorErrors(t *testing.T) {
-	ev := mustParse(t, `{"event":"task.accepted","taskId":"t1"}`)
-	if _, err := ev.TaskMatched(); !errors.Is(err, ErrWrongKind) {
-		t.Errorf("TaskMatched on task.accepted = %v, want ErrWrongKind", err)
+	// Every accessor refuses an event of another kind, even one whose members it could read.
+	accessors := map[Kind]func(Event) error{
+		KindTaskMatched:        func(e Event) error { _, err := e.TaskMatched(); return err },
+		KindTaskAccepted:       func(e Event) error { _, err := e.TaskAccepted(); return err },
+		KindTaskRejected:       func(e Event) error { _, err := e.TaskRejected(); return err },
+		KindTaskCompleted:      func(e Event) error { _, err := e.TaskCompleted(); return err },
+		KindTaskExpired:        func(e Event) error { _, err := e.TaskExpired(); return err },
+		KindTaskCancelled:      func(e Event) error { _, err := e.TaskCancelled(); return err },
+		KindTaskReleased:       func(e Event) error { _, err := e.TaskReleased(); return err },
+		KindWorkerBreakStarted: func(e Event) error { _, err := e.WorkerBreakStarted(); return err },
+		KindWorkerBreakEnded:   func(e Event) error { _, err := e.WorkerBreakEnded(); return err },
 	}
-	ev = mustParse(t, `{"event":"task.matched","data":{"tags":"english"}}`)
+	for kind, get := range accessors {
+		for other := range accessors {
+			ev := mustParse(t, `{"event":"`+string(other)+`","taskId":"t1","workerId":"w1"}`)
+			err := get(ev)
+			if other == kind && err != nil {
+				t.Errorf("accessor of %s on its own kind: %v", kind, err)
+			}
+			if other != kind && !errors.Is(err, ErrWrongKind) {
+				t.Errorf("accessor of %s on %s = %v, want ErrWrongKind", kind, other, err)
+			}
+		}
+	}
+	ev := mustParse(t, `{"event":"task.matched","data":{"tags":"english"}}`)
 	if _, err := ev.TaskMatched(); !errors.Is(err, ErrInvalidPayload) {
 		t.Errorf("TaskMatched with string tags = %v, want ErrInvalidPayload", err)
 	}
@@ -173,7 +202,7 @@ func TestTypedAccessorErrors(t *testing.T) {
 }
 
 func TestConstructEventVerifiesFirst(t *testing.T) {
-	vec := designVectors[0]
+	vec := contractVectors[0]
 	if _, err := ConstructEvent([]byte(vec.body), vec.header(), testSecret); !errors.Is(err, ErrTimestampTooOld) {
 		t.Errorf("ConstructEvent of a 2025 vector now = %v, want ErrTimestampTooOld", err)
 	}

@@ -121,7 +121,7 @@ func ExampleParseEvent() {
 	for _, body := range []string{
 		`{"event":"task.matched","id":"evt_1","taskId":"task_1","workerId":"agent_1"}`,
 		`{"event":"task.matched","id":"evt_2","data":{"taskId":"task_2","workerId":"agent_2"}}`,
-		`{"event":"worker.break_started","id":"evt_3","workerId":"agent_3"}`, // kinds are added over time: not an error
+		`{"event":"worker.break_started","id":"evt_3","workerId":"agent_3"}`, // a worker event: no task
 	} {
 		ev, err := webhook.ParseEvent([]byte(body))
 		if err != nil {
@@ -155,6 +155,57 @@ func ExampleEvent_TaskMatched() {
 	// task_1 offered to agent_1 by dec_1 [english billing] 90
 	// answer within 1m0s
 	// true
+}
+
+func ExampleEvent_TaskReleased() {
+	// The mock server sends task.released when an offer is withdrawn without
+	// the worker acting; Reason says why.
+	ev, err := webhook.ParseEvent([]byte(`{"event":"task.released","id":"evt_7","createdAt":1763700000000,` +
+		`"taskId":"task_1","workerId":"agent_1","priority":5,"tags":["english"],"reason":"releaseBacklog"}`))
+	if err != nil {
+		panic(err)
+	}
+	r, err := ev.TaskReleased()
+	if err != nil {
+		panic(err)
+	}
+	switch r.Reason {
+	case webhook.ReleaseBacklog, webhook.ReleaseWorkerRemoved:
+		fmt.Println(r.TaskID, "is queued again; it left", r.WorkerID)
+	case webhook.ReleaseReassigned:
+		fmt.Println(r.TaskID, "was assigned to someone else; a task.matched follows")
+	}
+	// Output:
+	// task_1 is queued again; it left agent_1
+}
+
+func ExampleEvent_WorkerBreakStarted() {
+	for _, body := range []string{
+		`{"event":"worker.break_started","id":"evt_8","createdAt":1763700000000,"workerId":"agent_1","reason":"lunch"}`,
+		`{"event":"worker.break_ended","id":"evt_9","createdAt":1763701800000,"workerId":"agent_1","reason":"lunch"}`,
+	} {
+		ev, err := webhook.ParseEvent([]byte(body))
+		if err != nil {
+			panic(err)
+		}
+		switch ev.Kind {
+		case webhook.KindWorkerBreakStarted:
+			b, err := ev.WorkerBreakStarted()
+			if err != nil {
+				panic(err)
+			}
+			fmt.Println(b.WorkerID, "is on a break:", b.Reason, "at", ev.CreatedAt.Format(time.TimeOnly))
+		case webhook.KindWorkerBreakEnded:
+			b, err := ev.WorkerBreakEnded()
+			if err != nil {
+				panic(err)
+			}
+			fmt.Println(b.WorkerID, "is back from", b.Reason, "at", ev.CreatedAt.Format(time.TimeOnly))
+		}
+	}
+	// Output:
+	// agent_1 is on a break: lunch at 04:40:00
+	// agent_1 is back from lunch at 05:10:00
 }
 
 func ExampleEvent_TaskCompleted() {

@@ -13,12 +13,12 @@ import (
 // round-trips and at least one signature, or fails as missing/malformed;
 // never a panic.
 func FuzzParseHeader(f *testing.F) {
-	sig := designVectors[0].sig
+	sig := contractVectors[0].sig
 	for _, seed := range []string{
 		"", "garbage", "t=abc,v1=def", "t=123", "v1=abc", "t=123,v1=" + strings.Repeat("x", 64),
 		"x=1,v1=" + strings.Repeat("0", 64), "t=12.5,v1=" + sig, "t=12345,v1=nothex!",
 		"t=-1,v1=" + sig, "t=99999999999999999999,v1=" + sig, strings.Repeat(",", 10000),
-		designVectors[0].header(), designVectors[2].header(), "v1=" + sig + ",t=1,v1=" + strings.ToUpper(sig),
+		contractVectors[0].header(), contractVectors[2].header(), "v1=" + sig + ",t=1,v1=" + strings.ToUpper(sig),
 		"t=9223372036854775807,v1=" + sig, "t=1750000000000,v1=" + sig[:63] + "\x80",
 	} {
 		f.Add(seed)
@@ -51,11 +51,11 @@ func FuzzParseHeader(f *testing.F) {
 // signature as they were: white space around the header and the case of a
 // hex letter.
 func FuzzVerify(f *testing.F) {
-	for i, vec := range designVectors {
+	for i, vec := range contractVectors {
 		f.Add([]byte(vec.body), int64(vec.millis), []byte(vec.body), vec.header(), uint8(i%3), uint16(i*7), byte('a'+i))
 	}
 	f.Add([]byte{}, int64(0), []byte{0xff, 0xfe}, "t=0,v1=", uint8(0), uint16(0), byte(' '))
-	f.Add([]byte(designVectors[0].body), int64(1<<40), []byte(""), strings.Repeat(",", 10000), uint8(1), uint16(3), byte(','))
+	f.Add([]byte(contractVectors[0].body), int64(1<<40), []byte(""), strings.Repeat(",", 10000), uint8(1), uint16(3), byte(','))
 	now := time.UnixMilli(1750000000000)
 	// A century of tolerance: the timestamps are whatever the fuzzer makes.
 	v, err := NewVerifier(testSecret, WithTolerance(100*365*24*time.Hour), fixedClock(now))

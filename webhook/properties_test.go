@@ -16,7 +16,7 @@ import (
 // TestSecretsNeverLeak checks every error message and every way of printing
 // a Verifier for the secrets, the signatures and the body.
 func TestSecretsNeverLeak(t *testing.T) {
-	vec := designVectors[0]
+	vec := contractVectors[0]
 	previous := "whsec_previous_secret"
 	v := mustVerifier(t, vec.secret, WithPreviousSecrets(previous), fixedClock(vec.at()))
 	body := []byte(vec.body)
@@ -64,7 +64,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 }
 
 func TestVerifierConcurrentUse(t *testing.T) {
-	vec := designVectors[0]
+	vec := contractVectors[0]
 	v := mustVerifier(t, "whsec_current", WithPreviousSecrets(vec.secret), fixedClock(vec.at()))
 	const workers, rounds = 8, 200
 	errs := make(chan error, workers)
@@ -93,7 +93,7 @@ func TestVerifierConcurrentUse(t *testing.T) {
 }
 
 func TestVerifierDoesNotAllocate(t *testing.T) {
-	vec := designVectors[0]
+	vec := contractVectors[0]
 	v := mustVerifier(t, vec.secret, fixedClock(vec.at()))
 	body := []byte(vec.body)
 	header := vec.header()
@@ -109,7 +109,7 @@ func TestVerifierDoesNotAllocate(t *testing.T) {
 
 func TestOneShotDigestMatchesCryptoHMAC(t *testing.T) {
 	secrets := []string{"k", testSecret, strings.Repeat("s", 63), strings.Repeat("s", 64), strings.Repeat("s", 65), strings.Repeat("long", 100)}
-	bodies := []string{"", "{}", designVectors[4].body, strings.Repeat("b", 1000)}
+	bodies := []string{"", "{}", contractVectors[4].body, strings.Repeat("b", 1000)}
 	for _, secret := range secrets {
 		for _, body := range bodies {
 			for _, ts := range []string{"0", "1750000000000", "9223372036854775807"} {

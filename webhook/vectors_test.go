@@ -7,8 +7,8 @@ import (
 
 const testSecret = "whsec_testsecret"
 
-// vector is one signed delivery from DESIGN §3, computed independently of
-// this package.
+// vector is one signed delivery of the test vectors in docs/contract.md
+// (section 6, Signature), computed independently of this package.
 type vector struct {
 	name   string
 	secret string
@@ -23,8 +23,8 @@ func (v vector) header() string {
 	return "t=" + strconv.FormatInt(v.millis, 10) + ",v1=" + v.sig
 }
 
-// designVectors are the test vectors of DESIGN §3.
-var designVectors = []vector{
+// contractVectors are the test vectors of docs/contract.md, section 6.
+var contractVectors = []vector{
 	{
 		name: "flat task.matched", secret: testSecret, millis: 1750000000000,
 		body: `{"event":"task.matched","taskId":"task_8fk2","workerId":"agent_1"}`,

@@ -22,8 +22,8 @@ func mustVerifier(t testing.TB, secret string, opts ...Option) *Verifier {
 
 func fixedClock(at time.Time) Option { return WithClock(func() time.Time { return at }) }
 
-func TestSignMatchesDesignVectors(t *testing.T) {
-	for _, vec := range designVectors {
+func TestSignMatchesContractVectors(t *testing.T) {
+	for _, vec := range contractVectors {
 		t.Run(vec.name, func(t *testing.T) {
 			if diff := cmp.Diff(vec.header(), Sign([]byte(vec.body), vec.secret, vec.at())); diff != "" {
 				t.Errorf("Sign (-want +got):\n%s", diff)
@@ -32,8 +32,8 @@ func TestSignMatchesDesignVectors(t *testing.T) {
 	}
 }
 
-func TestVerifierAcceptsDesignVectors(t *testing.T) {
-	for _, vec := range designVectors {
+func TestVerifierAcceptsContractVectors(t *testing.T) {
+	for _, vec := range contractVectors {
 		t.Run(vec.name, func(t *testing.T) {
 			v := mustVerifier(t, vec.secret, fixedClock(vec.at()))
 			if err := v.Verify([]byte(vec.body), vec.header()); err != nil {
@@ -50,8 +50,8 @@ func TestVerifierAcceptsDesignVectors(t *testing.T) {
 	}
 }
 
-func TestVerifierRejectsAlteredDesignVectors(t *testing.T) {
-	for _, vec := range designVectors {
+func TestVerifierRejectsAlteredContractVectors(t *testing.T) {
+	for _, vec := range contractVectors {
 		ts := strconv.FormatInt(vec.millis, 10)
 		tests := []struct {
 			name   string
@@ -80,7 +80,7 @@ func TestVerifierRejectsAlteredDesignVectors(t *testing.T) {
 }
 
 func TestMalformedHeaders(t *testing.T) {
-	sig := designVectors[0].sig
+	sig := contractVectors[0].sig
 	tests := []struct {
 		name   string
 		header string
@@ -130,7 +130,7 @@ func TestMalformedHeaders(t *testing.T) {
 }
 
 func TestHeaderFormsAccepted(t *testing.T) {
-	vec := designVectors[0]
+	vec := contractVectors[0]
 	ts := strconv.FormatInt(vec.millis, 10)
 	other := strings.Repeat("ab", 32)
 	tests := []struct{ name, header string }{
@@ -152,7 +152,7 @@ func TestHeaderFormsAccepted(t *testing.T) {
 }
 
 func TestToleranceBoundaries(t *testing.T) {
-	vec := designVectors[0]
+	vec := contractVectors[0]
 	tests := []struct {
 		name      string
 		tolerance time.Duration
@@ -198,7 +198,7 @@ func TestExtremeTimestampsDoNotOverflow(t *testing.T) {
 }
 
 func TestRotation(t *testing.T) {
-	vec := designVectors[3] // signed with whsec_rotated_2026
+	vec := contractVectors[3] // signed with whsec_rotated_2026
 	tests := []struct {
 		name string
 		opts []Option
@@ -219,7 +219,7 @@ func TestRotation(t *testing.T) {
 	}
 	// A sender mid-rotation signs with both secrets; either receiver verifies.
 	body := []byte(vec.body)
-	both := vec.header() + ",v1=" + designVectors[0].sig
+	both := vec.header() + ",v1=" + contractVectors[0].sig
 	for _, secret := range []string{testSecret, vec.secret} {
 		v := mustVerifier(t, secret, fixedClock(vec.at()))
 		if err := v.Verify(body, both); err != nil {
@@ -254,7 +254,7 @@ func TestNewVerifierRejectsBadConfiguration(t *testing.T) {
 		t.Errorf("Verify with empty secret = %v, want ErrInvalidSecret", err)
 	}
 	var nilVerifier *Verifier
-	if err := nilVerifier.Verify([]byte("{}"), "t=1,v1="+designVectors[0].sig); !errors.Is(err, ErrInvalidSecret) {
+	if err := nilVerifier.Verify([]byte("{}"), "t=1,v1="+contractVectors[0].sig); !errors.Is(err, ErrInvalidSecret) {
 		t.Errorf("nil Verifier.Verify = %v, want ErrInvalidSecret", err)
 	}
 }

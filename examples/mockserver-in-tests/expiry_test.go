@@ -66,7 +66,7 @@ func TestOfferExpiresAndGoesToTheNextWorker(t *testing.T) {
 
 	var kinds []string
 	for _, ev := range srv.Events() {
-		kinds = append(kinds, ev.Type+" "+ev.WorkerID)
+		kinds = append(kinds, string(ev.Kind)+" "+ev.WorkerID)
 	}
 	want := []string{"task.matched senior", "task.expired senior", "task.matched junior"}
 	if diff := cmp.Diff(want, kinds); diff != "" {

@@ -97,3 +97,17 @@ func formatWeights(w map[string]float64) string {
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// whyQueued says why a task waits. The mock server explains it in the task's "unmatched"
+// member (docs/contract.md, "Why a task waits"); the hosted service sends no such member.
+func whyQueued(t *taskrouting.Task) string {
+	var x struct {
+		Unmatched *struct {
+			Summary string `json:"summary"`
+		} `json:"unmatched"`
+	}
+	if err := json.Unmarshal(t.Raw, &x); err != nil || x.Unmatched == nil || x.Unmatched.Summary == "" {
+		return "no eligible worker is free"
+	}
+	return x.Unmatched.Summary
+}

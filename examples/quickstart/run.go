@@ -122,7 +122,7 @@ func (l *loop) setUp(ctx context.Context, idPrefix, tag string) error {
 		if err != nil {
 			return fmt.Errorf("get task %s: %w", ref.ID, err)
 		}
-		state := "queued: every eligible worker is busy"
+		state := "queued: " + whyQueued(got)
 		if got.Status == taskrouting.TaskStatusPending {
 			state = "offered to " + l.name(got.WorkerID)
 		} else {

@@ -72,7 +72,7 @@ func TestRunOffline(t *testing.T) {
 	// Lines that tell the story, in the order they must appear.
 	want := []string{
 		`"Password reset"`,
-		"queued: every eligible worker is busy",
+		"queued: nearest workers: ana backlogFull; ben backlogFull; dev unavailable, missingTag billing",
 		"matched    task_vdzazt3vlerc \"Password reset\" (priority 10) -> ben",
 		"ana    not eligible             english x2, missingTag technical",
 		"ana rejects it",
@@ -146,6 +146,6 @@ func TestRunLive(t *testing.T) {
 
 	assert.Contains(t, out.String(), "summary: 6 tasks completed, 1 rejection re-routed, 20 webhooks verified, 0 refused")
 	for _, ev := range srv.Events() {
-		assert.NotEqual(t, "someone_else", ev.WorkerID, "%s of %s", ev.Type, ev.TaskID)
+		assert.NotEqual(t, "someone_else", ev.WorkerID, "%s of %s", ev.Kind, ev.TaskID)
 	}
 }

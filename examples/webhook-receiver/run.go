@@ -118,7 +118,7 @@ func (st *stats) handle(log *slog.Logger) func(context.Context, webhook.Event) e
 			log.Info("task offered", "event", ev.ID, "task", m.TaskID, "worker", m.WorkerID,
 				"priority", m.Priority, "tags", strings.Join(m.Tags, ","), "decision", m.DecisionID)
 		default:
-			// Unknown kinds are normal: the service adds kinds without notice.
+			// Other kinds, unknown ones included, are normal: the service adds kinds without notice.
 			log.Info(string(ev.Kind), "event", ev.ID, "task", ev.TaskID, "worker", ev.WorkerID)
 		}
 		st.mu.Lock()

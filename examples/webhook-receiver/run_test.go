@@ -75,7 +75,7 @@ func TestHandler(t *testing.T) {
 	}{
 		{name: "first delivery", body: matched, header: signed(matched), want: http.StatusNoContent},
 		{name: "redelivery is skipped", body: matched, header: signed(matched), want: http.StatusNoContent},
-		{name: "unknown kind is fine", body: `{"event":"worker.break_started","id":"evt_2","workerId":"agent_1"}`,
+		{name: "a kind without its own case is fine", body: `{"event":"worker.break_started","id":"evt_2","workerId":"agent_1"}`,
 			header: signed(`{"event":"worker.break_started","id":"evt_2","workerId":"agent_1"}`), want: http.StatusNoContent},
 		{name: "wrong secret", body: matched, header: webhook.Sign([]byte(matched), "whsec_other", time.Now()), want: http.StatusUnauthorized},
 		{name: "stale", body: matched, header: webhook.Sign([]byte(matched), secret, time.Now().Add(-time.Hour)), want: http.StatusUnauthorized},

@@ -1,10 +1,12 @@
 // Command benchreport turns the log of scripts/bench.sh into BENCHMARKS.md: the machine,
 // the exact commands, a table of results with every ratio computed here from the benchmark
-// output (never typed by hand), the verdict against DESIGN §7, and what each number means.
+// output (never typed by hand), the verdict against the performance targets, and what each number means.
 //
 //	go run ./internal/benchreport -in bench.log -out BENCHMARKS.md
 //
-// It exits with status 1 when a judged row fails, so a script can tell.
+// It exits with status 1 when a judged row fails, so a script can tell. Whatever follows the
+// hand-written marker in the existing report (sections measured outside scripts/bench.sh) is
+// copied after the generated part.
 package main
 
 import (
@@ -66,7 +68,26 @@ func run(inPath, outPath string, procs int) (int, error) {
 	}
 	var b strings.Builder
 	failed := render(&b, res, m)
+	// Sections measured outside scripts/bench.sh (such as benchmarks of other modules) sit
+	// after handWrittenMarker in the old report; they survive a rewrite.
+	if old, err := os.ReadFile(outPath); err == nil {
+		b.WriteString(handWrittenTail(string(old)))
+	}
 	return failed, os.WriteFile(outPath, []byte(b.String()), 0o644)
+}
+
+// handWrittenMarker starts the part of BENCHMARKS.md that is written by hand and kept when
+// the generated part is rewritten.
+const handWrittenMarker = "<!-- Hand-written sections below: benchreport keeps everything from this line on. -->"
+
+// handWrittenTail returns the part of a report from handWrittenMarker on, preceded by a
+// blank line, or "" when the report has none.
+func handWrittenTail(report string) string {
+	i := strings.Index(report, handWrittenMarker)
+	if i < 0 {
+		return ""
+	}
+	return "\n" + report[i:]
 }
 
 // cpuModel reads the CPU model from /proc/cpuinfo, else the "cpu:" line of go test.

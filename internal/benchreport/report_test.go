@@ -2,6 +2,8 @@ package main
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -83,7 +85,7 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "floor missed",
-			row:  row{impl: "BenchmarkPostTasks", unit: "ratio", target: atLeast(0.5)},
+			row:  row{impl: "BenchmarkPostTasks", unit: "ratio", target: atLeast(0.6)},
 			want: verdict{measured: "0.400 ratio", baseline: "—", ratio: "—", result: "FAIL", judged: true, ran: true},
 		},
 		{
@@ -135,7 +137,7 @@ func TestRenderCountsFailures(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"2 CPUs, test cpu, linux/amd64", "go test -run '^$' -bench PostTasks ./mockserver/",
-		"| mock server / bare handler throughput, same load generator | 0.400 ratio | — | — | ≥ 0.5 | FAIL |",
+		"| mock server / bare handler throughput, same load generator | 0.400 ratio | — | — | ≥ 0.6 | FAIL |",
 		"| free-capacity p99 latency | 90.00 p99-µs | — | — | ≤ 100 | PASS |",
 		"| Verifier.Verify vs keyed HMAC floor, 1024 B | 1,200 ns/op | 1,200 ns/op | 1.00× (best 1.10×) | ≤ 1.15 | PASS (by best) |",
 		"1 target(s) missed", "- mock server / bare handler throughput",
@@ -151,4 +153,28 @@ func TestNum(t *testing.T) {
 	} {
 		assert.Equal(t, want, num(in), "num(%v)", in)
 	}
+}
+
+// TestRunKeepsHandWrittenTail: rewriting a report keeps what follows the hand-written
+// marker in the old one, and replaces the generated part before it.
+func TestRunKeepsHandWrittenTail(t *testing.T) {
+	dir := t.TempDir()
+	logPath, outPath := filepath.Join(dir, "bench.log"), filepath.Join(dir, "BENCHMARKS.md")
+	require.NoError(t, os.WriteFile(logPath, []byte(sampleLog), 0o644))
+	tail := handWrittenMarker + "\n\n## Measured by hand\n\nkept text\n"
+	require.NoError(t, os.WriteFile(outPath, []byte("# stale generated part\n\n"+tail), 0o644))
+
+	_, err := run(logPath, outPath, 2)
+	require.NoError(t, err)
+	got, err := os.ReadFile(outPath)
+	require.NoError(t, err)
+	assert.NotContains(t, string(got), "stale generated part")
+	assert.True(t, strings.HasSuffix(string(got), "</details>\n\n"+tail), "tail not kept after the generated part:\n%s", got)
+
+	_, err = run(logPath, outPath, 2) // a second rewrite keeps it once
+	require.NoError(t, err)
+	again, err := os.ReadFile(outPath)
+	require.NoError(t, err)
+	assert.Equal(t, 1, strings.Count(string(again), handWrittenMarker))
+	assert.True(t, strings.HasSuffix(string(again), tail))
 }

@@ -34,11 +34,11 @@ func errorClass(err error) string {
 	}
 }
 
-// TestCreateExactlyOnce is DESIGN §7's "no duplicate, no loss" through the SDK client: N
-// Tasks.Create calls from 16 goroutines while the mock server drops 30% of answers after
-// committing, refuses 10% with 503 + Retry-After and resets 5% of connections before doing
-// anything. Every call carries meta.n, so the check is per call, not only a count: each n
-// exists exactly once. (mockserver's TestNoDuplicateNoLoss checks the total count from
+// TestCreateExactlyOnce is the "no duplicate, no loss" of docs/reliability.md section 1,
+// through the SDK client: N Tasks.Create calls from 16 goroutines while the mock server drops
+// 30% of answers after committing, refuses 10% with 503 + Retry-After and resets 5% of
+// connections before doing anything. Every call carries meta.n, so the check is per call, not
+// only a count: each n exists exactly once. (mockserver's TestNoDuplicateNoLoss checks the total count from
 // inside the server; this test checks identity through the public API.)
 //
 // With the default budget (2 retries) some calls must fail: each attempt fails with
@@ -67,7 +67,7 @@ func TestCreateExactlyOnce(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv := mockserver.Start(t, mockserver.WithClock(mockserver.NewManualClock(t0)), mockserver.WithRequestLog(n*4))
-			injectAll(t, srv, issueFaults(tc.seed))
+			injectAll(t, srv, reliabilityFaults(tc.seed))
 			c := newClient(t, srv, tc.retries)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()

@@ -3,5 +3,5 @@
 // non-test code; docs/reliability.md lists each claim with the test that proves it.
 //
 // Every test runs a small size in a plain `go test -race ./internal/e2e/` and the size that
-// DESIGN §7 states with TASKROUTING_LONG=1.
+// docs/reliability.md states with TASKROUTING_LONG=1.
 package e2e

@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// fuzzTargets are the fuzz functions DESIGN §7 and issue 7 rely on, by package directory
+// fuzzTargets are the fuzz functions docs/reliability.md section 5 relies on, by package directory
 // relative to the module root. Their seed corpora run in every plain `go test` of their
 // package; TestFuzzTargetsLong runs each with the fuzzing engine for a fixed time.
 var fuzzTargets = []struct{ dir, name string }{

@@ -14,7 +14,7 @@ import (
 	"github.com/taskrouting/taskrouting-go/mockserver"
 )
 
-// long reports whether the full sizes of DESIGN §7 were asked for.
+// long reports whether the full sizes of docs/reliability.md were asked for.
 func long() bool { return os.Getenv("TASKROUTING_LONG") == "1" }
 
 // size picks the CI size or, with TASKROUTING_LONG=1, the full one.
@@ -28,11 +28,11 @@ func size(short, full int) int {
 // t0 is the story clock the manual-clock tests start from: 2025-11-21T04:40:00Z.
 var t0 = time.UnixMilli(1763700000000).UTC()
 
-// issueFaults are the faults of issue 7 on every POST, in the order the server checks them:
+// reliabilityFaults are the faults of docs/reliability.md section 1 on every POST, in the order the server checks them:
 // 30% of answers dropped after the change is committed, 10% refused with 503 and
 // Retry-After, 5% of connections reset before anything runs. Each has its own seed so a
 // failure replays with the same dice (the goroutine schedule still varies).
-func issueFaults(seed uint64) []mockserver.Fault {
+func reliabilityFaults(seed uint64) []mockserver.Fault {
 	return []mockserver.Fault{
 		{Method: "POST", DropAfterCommit: true, Fraction: 0.30, Seed: seed},
 		{Method: "POST", Status: 503, RetryAfter: time.Second, Fraction: 0.10, Seed: seed + 1},
@@ -61,7 +61,7 @@ func faultCounts(srv *mockserver.Server) map[string]int {
 }
 
 // failureBudget is the retry budget the exactly-once tests use. A POST attempt fails with
-// probability 1-(0.70*0.90*0.95) ≈ 0.40 under issueFaults (drops after commit are followed
+// probability 1-(0.70*0.90*0.95) ≈ 0.40 under reliabilityFaults (drops after commit are followed
 // by a replayed answer, which can fail again), so a call fails after 1+r attempts with
 // probability about 0.40^(1+r): with r = 20 that is below 1e-8 per call, so no call of
 // even the 10,000-call run is expected to fail. With the default budget (2 retries) up to

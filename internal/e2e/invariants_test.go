@@ -13,10 +13,10 @@ import (
 	"github.com/taskrouting/taskrouting-go/mockserver"
 )
 
-// defaultCap is the workspace default of maxBacklogSize (DESIGN §4).
+// defaultCap is the workspace default of maxBacklogSize (docs/contract.md, section 7).
 const defaultCap = 9
 
-// checkLoadInvariants checks DESIGN §7's matcher invariants after the load, through the
+// checkLoadInvariants checks the matcher invariants of docs/contract.md, section 7, after the load, through the
 // client's reads (workers, their queues, every task) and the server's event log:
 //   - no worker holds more offers than its cap, and queueDepth agrees with its queue;
 //   - a pending task is in exactly one queue, its worker's, and that worker carries every
@@ -123,8 +123,8 @@ type taskStory struct {
 	errs      []string
 }
 
-// replayEvents runs each task's events, in emission order, through the state machine of
-// DESIGN §4 and notes every transition it does not allow.
+// replayEvents runs each task's events, in emission order, through the task state machine
+// of docs/contract.md, section 7, and notes every transition it does not allow.
 func replayEvents(events []mockserver.Event) map[string]*taskStory {
 	stories := map[string]*taskStory{}
 	for _, ev := range events {
@@ -137,10 +137,10 @@ func replayEvents(events []mockserver.Event) map[string]*taskStory {
 			stories[ev.TaskID] = s
 		}
 		bad := func(why string) {
-			s.errs = append(s.errs, fmt.Sprintf("task %s: %s %s after %s/%q: %s", ev.TaskID, ev.Type, ev.WorkerID, s.status, s.worker, why))
+			s.errs = append(s.errs, fmt.Sprintf("task %s: %s %s after %s/%q: %s", ev.TaskID, ev.Kind, ev.WorkerID, s.status, s.worker, why))
 		}
 		pendingWith := s.status == taskrouting.TaskStatusPending && s.worker == ev.WorkerID
-		switch ev.Type {
+		switch ev.Kind {
 		case "task.matched":
 			if s.status != taskrouting.TaskStatusQueued {
 				bad("matched while not queued")
@@ -164,7 +164,7 @@ func replayEvents(events []mockserver.Event) map[string]*taskStory {
 			if !pendingWith {
 				bad("offer ended for a worker that did not hold it")
 			}
-			if ev.Type == "task.rejected" {
+			if ev.Kind == "task.rejected" {
 				s.rejected = append(s.rejected, ev.WorkerID)
 			}
 			s.status, s.worker = taskrouting.TaskStatusQueued, ""

@@ -28,7 +28,7 @@ func TestLifecycleExactlyOnce(t *testing.T) {
 	n := size(300, 10_000)
 	const goroutines, workers = 16, 8
 	srv := mockserver.Start(t, mockserver.WithClock(mockserver.NewManualClock(t0)), mockserver.WithRequestLog(n*8))
-	injectAll(t, srv, issueFaults(30))
+	injectAll(t, srv, reliabilityFaults(30))
 	c := newClient(t, srv, failureBudget)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
@@ -83,7 +83,7 @@ func TestLifecycleExactlyOnce(t *testing.T) {
 			s = &story{}
 			stories[ev.TaskID] = s
 		}
-		switch ev.Type {
+		switch ev.Kind {
 		case "task.matched":
 			s.matched = append(s.matched, ev.WorkerID)
 		case "task.accepted":
@@ -91,7 +91,7 @@ func TestLifecycleExactlyOnce(t *testing.T) {
 		case "task.completed":
 			s.completed = append(s.completed, ev.WorkerID)
 		default:
-			s.other = append(s.other, ev.Type)
+			s.other = append(s.other, string(ev.Kind))
 		}
 	}
 	assert.Len(t, stories, n)

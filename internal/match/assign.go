@@ -49,7 +49,7 @@ func (e *Engine) Assign(now time.Time, taskID, workerID string, force bool) (Res
 
 // assignBlocker names the first rule other than capacity that keeps w from t, or "". The
 // service promises that vetoed, rejecting, unavailable and unqualified workers never get a
-// task (DESIGN §2.4, §7); an assignment is an offer like any other, so it keeps that promise
+// task (docs/contract.md, section 7); an assignment is an offer like any other, so it keeps that promise
 // and only force may stretch the cap.
 func (e *Engine) assignBlocker(t *task, w *worker) ReasonKind {
 	s := e.taskSpec(t)

@@ -8,17 +8,19 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/taskrouting/taskrouting-go/internal/race"
 )
 
 // benchConfig is the engine configuration of every scale benchmark: the defaults with an
 // offer timeout long enough that loading never expires an offer.
 func benchConfig() Config { return Config{OfferTimeout: time.Hour} }
 
-// The scale benchmarks follow issue 4: tags Zipf-distributed over 300 names, workers with
+// The scale benchmarks model a busy workspace: tags Zipf-distributed over 300 names, workers with
 // 3-8 tags, tasks with 1-3 tags, a fixed seed. They report per-operation latency
 // percentiles (measured around each engine call) and memory per queued task, and fail
 // when a sampled choice differs from a brute-force scan. With TASKROUTING_BENCH_STRICT=1
-// the 10k cases also fail above the DESIGN §7 targets (p50 20 µs, p99 100 µs).
+// the 10k cases also fail above the latency targets (p50 20 µs, p99 100 µs).
 //
 //	go test -run '^$' -bench '^BenchmarkScale$/^10k-workers-100k-tasks$' -benchtime 20000x ./internal/match/
 //	TASKROUTING_BENCH_STRICT=1 go test -run '^$' -bench '^BenchmarkScale$/^10k-workers-100k-tasks$' -benchtime 20000x ./internal/match/
@@ -246,7 +248,7 @@ func loadReady(tb testing.TB, workers, queued int) (*Engine, *workload) {
 // latencies collects per-operation durations and reports their percentiles.
 type latencies []time.Duration
 
-// The DESIGN §7 targets for one create-and-match or one freed slot at 10,000 workers and
+// The latency targets (see BENCHMARKS.md) for one create-and-match or one freed slot at 10,000 workers and
 // 100,000 queued tasks. With TASKROUTING_BENCH_STRICT=1 a benchmark above them fails;
 // by default they are only reported, because a shared or loaded machine moves the tail.
 const (
@@ -255,7 +257,8 @@ const (
 )
 
 // report sorts the latencies, reports their percentiles and, with target set and
-// TASKROUTING_BENCH_STRICT=1, fails the benchmark above the targets.
+// TASKROUTING_BENCH_STRICT=1 and without the race detector, fails the benchmark above the
+// targets.
 func (l latencies) report(b *testing.B, target bool) {
 	if len(l) == 0 {
 		return
@@ -266,7 +269,7 @@ func (l latencies) report(b *testing.B, target bool) {
 	b.ReportMetric(p50, "p50-µs")
 	b.ReportMetric(p99, "p99-µs")
 	b.ReportMetric(pct(1.0), "max-µs")
-	if target && os.Getenv("TASKROUTING_BENCH_STRICT") == "1" && (p50 > targetP50 || p99 > targetP99) {
+	if target && os.Getenv("TASKROUTING_BENCH_STRICT") == "1" && !race.Enabled && (p50 > targetP50 || p99 > targetP99) {
 		b.Errorf("p50 %.1f µs, p99 %.1f µs: above the targets (%.0f, %.0f µs)", p50, p99, targetP50, targetP99)
 	}
 }

@@ -22,7 +22,7 @@
 // vetoed by the task, has not rejected it (nor been blocked by an expiry), no task tag hits
 // a 0 routing weight, it carries every task tag (any one tag with
 // Config.AnyTagEligibility), and meets the skill thresholds. Tasks are served by priority
-// (descending), then first queued, then id. Best-match scores the sum of the task tags'
+// (descending), then first queued, then creation order. Best-match scores the sum of the task tags'
 // weights times the learning factor 1 + 0.5 × mean(tanh(meanReward/2)).
 //
 // The engine stores but does not enforce sla and schedule: those ride in TaskInput.Extra.

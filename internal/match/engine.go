@@ -51,6 +51,7 @@ type Engine struct {
 	decisions  []storedDecision // retained: a ring, decision n in slot (n-1) % len
 	decByWork  map[string][]uint64
 	learnOuts  int
+	learnSum   float64 // sum of every recorded reward, undecayed
 	learnPairs int
 
 	// fullScan turns off the ordered best-match walk; tests compare the two.

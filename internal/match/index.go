@@ -56,7 +56,10 @@ type group struct {
 	visit      uint64
 }
 
-// taskBefore is the queue order: priority descending, first queued ascending, id.
+// taskBefore is the queue order: priority descending, first queued ascending, then creation
+// order. Tasks created in one clock instant (a manual clock, or the same nanosecond) keep the
+// order they were created in rather than falling to their random ids; a requeued task keeps
+// both its first-queued time and its sequence, so it keeps its place.
 func taskBefore(a, b *task) bool {
 	if a.priority != b.priority {
 		return a.priority > b.priority
@@ -64,7 +67,7 @@ func taskBefore(a, b *task) bool {
 	if a.queued != b.queued {
 		return a.queued < b.queued
 	}
-	return a.id < b.id
+	return a.seq < b.seq
 }
 
 func (g *group) push(t *task) {
@@ -88,7 +91,7 @@ func (g *group) headBefore(t *task) bool {
 	if g.headQueued != t.queued {
 		return g.headQueued < t.queued
 	}
-	return g.heap[0].id < t.id
+	return g.heap[0].seq < t.seq
 }
 
 func (g *group) removeAt(i int) {

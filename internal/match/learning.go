@@ -49,6 +49,7 @@ func (e *Engine) reward(w *worker, t *task, r float64) {
 		st.last = e.now
 	}
 	e.learnOuts++
+	e.learnSum += r
 	e.updateBound(w)
 	e.rekey(w)
 }
@@ -76,7 +77,10 @@ func (e *Engine) LearningStatus() LearningStatus {
 				workers++
 			}
 		}
-		st.Stats = &LearningTotals{Workers: workers, Pairs: e.learnPairs, Outcomes: e.learnOuts}
+		st.Stats = &LearningTotals{
+			Workers: workers, Pairs: e.learnPairs, Outcomes: e.learnOuts,
+			Decisions: int(e.decSeq), TotalReward: e.learnSum,
+		}
 	}
 	return st
 }

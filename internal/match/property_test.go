@@ -16,7 +16,7 @@ import (
 )
 
 // The property test drives an engine with random commands from a seed and checks the
-// invariants of DESIGN §7 after every one. Set TASKROUTING_LONG=1 for the full length and
+// matcher invariants of docs/contract.md, section 7, after every one. Set TASKROUTING_LONG=1 for the full length and
 // TASKROUTING_SEED to replay a printed seed.
 
 var propPool = []string{"x1", "x2", "y1", "y2", "z"}

@@ -136,33 +136,15 @@ func (e *Engine) WorkerQueue(id string) ([]string, error) {
 // ones with their reasons. It changes nothing. It examines every worker carrying the
 // task's rarest tag (every tag in any-tag mode) plus pattern workers, ready or not.
 func (e *Engine) SuggestWorkers(in SuggestInput) ([]Candidate, error) {
-	if len(in.Tags) == 0 {
-		return nil, inputErr("tags", "at least one tag is required")
+	s, err := e.suggestSpec(in)
+	if err != nil {
+		return nil, err
 	}
 	limit := in.Limit
 	if limit <= 0 {
 		limit = 10
 	}
 	limit = min(limit, 100)
-	s := spec{priority: in.Priority, vetoed: in.VetoedWorkers}
-	type named struct {
-		id   int32
-		name string
-	}
-	var tags []named
-	for _, name := range dedupe(in.Tags) {
-		tags = append(tags, named{e.lookupTag(name), name})
-	}
-	// Sorted like a task's tags so the score sums in the same order as a real match.
-	slices.SortStableFunc(tags, func(a, b named) int { return int(a.id) - int(b.id) })
-	for _, t := range tags {
-		s.tags = append(s.tags, t.id)
-		s.names = append(s.names, t.name)
-	}
-	for _, name := range slices.Sorted(maps.Keys(in.SkillThresholds)) {
-		s.thr = append(s.thr, threshold{tag: e.lookupTag(name), min: in.SkillThresholds[name]})
-		s.thrNames = append(s.thrNames, name)
-	}
 	sc := scanResult{}
 	sc.reset(nil, limit)
 	e.eachCandidate(&s, false, func(w *worker) {
@@ -184,4 +166,31 @@ func (e *Engine) SuggestWorkers(in SuggestInput) ([]Candidate, error) {
 		out = append(out, e.candidate(w, &s, true, false))
 	}
 	return out, nil
+}
+
+// suggestSpec builds the dry-run spec of a task that is not created.
+func (e *Engine) suggestSpec(in SuggestInput) (spec, error) {
+	if len(in.Tags) == 0 {
+		return spec{}, inputErr("tags", "at least one tag is required")
+	}
+	s := spec{priority: in.Priority, vetoed: in.VetoedWorkers}
+	type named struct {
+		id   int32
+		name string
+	}
+	var tags []named
+	for _, name := range dedupe(in.Tags) {
+		tags = append(tags, named{e.lookupTag(name), name})
+	}
+	// Sorted like a task's tags so the score sums in the same order as a real match.
+	slices.SortStableFunc(tags, func(a, b named) int { return int(a.id) - int(b.id) })
+	for _, t := range tags {
+		s.tags = append(s.tags, t.id)
+		s.names = append(s.names, t.name)
+	}
+	for _, name := range slices.Sorted(maps.Keys(in.SkillThresholds)) {
+		s.thr = append(s.thr, threshold{tag: e.lookupTag(name), min: in.SkillThresholds[name]})
+		s.thrNames = append(s.thrNames, name)
+	}
+	return s, nil
 }

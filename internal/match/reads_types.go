@@ -56,6 +56,10 @@ type LearningTotals struct {
 	Workers  int // workers with at least one reward
 	Pairs    int // (worker, tag) pairs with a mean
 	Outcomes int // rewards recorded (per outcome, not per tag)
+	// Decisions counts every routing decision made (not only the retained ones);
+	// TotalReward sums every recorded reward, undecayed.
+	Decisions   int
+	TotalReward float64
 }
 
 // LearningStatus is the state of learning (GET /learning/status).

@@ -18,7 +18,7 @@ func TestScenarios(t *testing.T) {
 		wantEvents []string // nil: not compared
 	}{
 		{
-			name: "priority first, then first queued, then id",
+			name: "priority first, then first queued, then creation order",
 			run: func(h *harness) {
 				h.workerIn(WorkerInput{ID: "w1", Tags: []string{"a"}, MaxBacklogSize: ptr(1)})
 				h.taskIn(TaskInput{ID: "low", Tags: []string{"a"}, Priority: 0})
@@ -39,14 +39,14 @@ func TestScenarios(t *testing.T) {
 			want: map[string]string{"first": "accepted:w1", "second": "pending:w1"},
 		},
 		{
-			name: "same priority and time falls back to id",
+			name: "same priority and time keeps creation order",
 			run: func(h *harness) {
 				h.workerIn(WorkerInput{ID: "w1", Tags: []string{"a"}, MaxBacklogSize: ptr(1)})
 				h.ok(h.e.CreateTask(h.now, TaskInput{ID: "b", Tags: []string{"a"}}))
 				h.ok(h.e.CreateTask(h.now, TaskInput{ID: "a", Tags: []string{"a"}}))
 				h.available("w1", true)
 			},
-			want: map[string]string{"a": "pending:w1", "b": "queued"},
+			want: map[string]string{"b": "pending:w1", "a": "queued"},
 		},
 		{
 			name: "a requeued task keeps its place",

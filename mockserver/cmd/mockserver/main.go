@@ -1,11 +1,13 @@
 // Command mockserver runs the task-routing mock server as a standalone process, for test
 // suites in any language.
 //
-// It listens on -addr, prints one JSON line {"url","apiKey","signingSecret","workspaceId"} on
-// standard output once it accepts connections, and exits cleanly on SIGINT or SIGTERM, after
-// the webhook attempts in flight (a second signal stops it at once). Tests
-// steer it over HTTP through the admin endpoints under /_mock/ (see the mockserver package):
-// move a manual clock, inject faults, read events and deliveries, reset.
+// It listens on -addr, prints one JSON line {"url","apiKey","signingSecret","workspaceId",
+// "adminUrl"} on standard output once it accepts connections, logs each request and each
+// webhook delivery attempt on standard error (-log-level, -log-format), and exits cleanly on
+// SIGINT or SIGTERM, after the webhook attempts in flight (a second signal stops it at once).
+// Tests steer it over HTTP through the admin endpoints under /_mock/ (listed by -h and in the
+// mockserver package documentation): move a manual clock, inject faults, read events and
+// deliveries, reset.
 //
 //	mockserver -addr 127.0.0.1:8080 -webhook-url http://127.0.0.1:9000/hooks -manual-clock
 package main
@@ -19,21 +21,15 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/taskrouting/taskrouting-go/mockserver"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyShutdown(context.Background())
 	defer stop()
-	// Only the first signal asks for a clean shutdown; the next one gets the default action
-	// and ends the process at once, so a second Ctrl-C is not swallowed while Close waits
-	// for a webhook receiver that hangs.
-	context.AfterFunc(ctx, stop)
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(2)
@@ -54,6 +50,7 @@ type startLine struct {
 	APIKey        string `json:"apiKey"`
 	SigningSecret string `json:"signingSecret"`
 	WorkspaceID   string `json:"workspaceId"` // what worker sign-ins name
+	AdminURL      string `json:"adminUrl"`    // base of the /_mock/ steering endpoints
 }
 
 // run parses flags, serves until ctx ends, then shuts down.
@@ -76,15 +73,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	noLearning := fs.Bool("no-learning", false, "turn reward learning off")
 	attempts := fs.Int("delivery-attempts", 0, "webhook attempts per event (0 means 6)")
 	backoff := fs.Duration("delivery-backoff", 0, "first webhook retry wait, doubling (0 means 50ms)")
+	logLevel := fs.String("log-level", "info", "log level on standard error: debug, info, warn or error")
+	logFormat := fs.String("log-format", "text", "log format on standard error: text or json")
+	fs.Usage = func() { usage(fs) }
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	logger, err := newLogger(stderr, *logLevel, *logFormat)
+	if err != nil {
 		return err
 	}
 
 	opts := []mockserver.Option{
 		mockserver.WithSeed(*seed),
-		mockserver.WithMatcher(mockserver.MatcherConfig{Mode: *mode, AnyTagEligibility: *anyTag, DefaultMaxBacklog: *backlog,
+		mockserver.WithMatcher(mockserver.MatcherConfig{Mode: mockserver.MatchMode(*mode), AnyTagEligibility: *anyTag, DefaultMaxBacklog: *backlog,
 			OfferTimeout: *offerTimeout, LearningDisabled: *noLearning}),
 		mockserver.WithDeliveryPolicy(mockserver.DeliveryPolicy{MaxAttempts: *attempts, InitialBackoff: *backoff}),
+		mockserver.WithLogger(logger),
 	}
 	if *apiKey != "" {
 		opts = append(opts, mockserver.WithAPIKey(*apiKey))
@@ -117,10 +122,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	srv.Serve(ln)
-	line, _ := json.Marshal(startLine{URL: srv.URL(), APIKey: srv.APIKey(), SigningSecret: srv.SigningSecret(), WorkspaceID: srv.WorkspaceID()})
+	line, _ := json.Marshal(startLine{URL: srv.URL(), APIKey: srv.APIKey(), SigningSecret: srv.SigningSecret(),
+		WorkspaceID: srv.WorkspaceID(), AdminURL: srv.AdminURL()})
 	if _, err := fmt.Fprintf(stdout, "%s\n", line); err != nil {
 		return err
 	}
+	logger.Info("mock server listening", "url", srv.URL(), "adminUrl", srv.AdminURL(), "webhookUrls", len(hooks), "manualClock", *manual)
 	<-ctx.Done()
+	logger.Info("shutting down: waiting for webhook attempts in flight (a second signal stops at once)")
 	return nil
 }

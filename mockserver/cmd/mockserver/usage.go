@@ -1,0 +1,53 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+)
+
+// adminHelp lists the steering endpoints; docs/contract.md section 9 has the details.
+const adminHelp = `
+Admin endpoints, under adminUrl (http://HOST/_mock), with the apiKey of the start line as
+bearer token (an -extra-api-key is refused: they act on every workspace); never faulted:
+
+  GET    /_mock/clock           {"now": ms, "manual": bool}
+  POST   /_mock/clock/advance   {"ms": n}: manual clock only; runs every expiry and retry due
+  POST   /_mock/faults          a fault: {"method","path","status","retryAfterMs","delayMs",
+                                "dropBeforeCommit","dropAfterCommit","times","fraction","seed"}
+  DELETE /_mock/faults          clear every fault
+  GET    /_mock/events          {"events": [webhook payloads as delivered]}
+  GET    /_mock/deliveries      {"deliveries": [{"eventId","event","url","attempt","at",
+                                "statusCode","error","outcome"}]}
+  GET    /_mock/requests        {"requests": [recorded requests, key redacted]}
+  POST   /_mock/flush           204 once no webhook attempt is in flight
+  POST   /_mock/reset           forget all state (keys, secret, webhook urls, clock kept)
+
+With -manual-clock a failed webhook attempt waits for its retry until the clock is advanced,
+and every later event to that url waits behind it; the log says so.
+`
+
+func usage(fs *flag.FlagSet) {
+	out := fs.Output()
+	fmt.Fprintf(out, "Usage: mockserver [flags]\n\nRuns the task-routing mock server; prints one JSON start line on standard output\n"+
+		"(url, apiKey, signingSecret, workspaceId, adminUrl) and logs on standard error.\n\nFlags:\n")
+	fs.PrintDefaults()
+	fmt.Fprint(out, adminHelp)
+}
+
+// newLogger builds the standard-error logger the flags ask for.
+func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("-log-level %q: want debug, info, warn or error", level)
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("-log-format %q: want text or json", format)
+}

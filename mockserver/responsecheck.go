@@ -1,0 +1,61 @@
+package mockserver
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// responseChecks holds, while a test binary runs (testing.Testing), every answer the server
+// sends against its operation's response schema in api/openapi.json. A violation does not
+// change the answer: it is recorded, and the test that owns the server fails: Start's cleanup
+// reports them with t.Errorf, and Close panics on any nobody collected, so a server made
+// with New inside a test is covered too. Outside tests the check is off and costs nothing.
+type responseChecks struct {
+	on         bool
+	mu         sync.Mutex
+	violations []string
+	// drift rewrites an answer before it is checked and sent; only the test proving that a
+	// drifted answer is caught sets it.
+	drift func(opID string, body []byte) []byte
+}
+
+// checkResponse validates one answer of a routed operation; unrouted answers (401 before
+// routing, 404, 405) have no operation and are not checked.
+func (s *Server) checkResponse(r *http.Request, resp *response) {
+	if !s.checks.on {
+		return
+	}
+	opID, ok := s.contract.Operation(r.Method, r.URL.Path)
+	if !ok {
+		return
+	}
+	if s.checks.drift != nil {
+		resp.body = s.checks.drift(opID, resp.body)
+	}
+	if err := s.contract.ValidateResponse(opID, resp.status, resp.body); err != nil {
+		s.checks.mu.Lock()
+		s.checks.violations = append(s.checks.violations,
+			fmt.Sprintf("%s %s (%s) answered %d: %v", r.Method, r.URL.Path, opID, resp.status, err))
+		s.checks.mu.Unlock()
+	}
+}
+
+// ContractViolations returns, and forgets, the answers so far that broke their response
+// schema in api/openapi.json. It is always empty outside a test binary.
+func (s *Server) ContractViolations() []string {
+	s.checks.mu.Lock()
+	defer s.checks.mu.Unlock()
+	v := s.checks.violations
+	s.checks.violations = nil
+	return v
+}
+
+// panicOnUncollected ends a test whose server was made with New and closed with violations
+// nobody collected.
+func (s *Server) panicOnUncollected() {
+	if v := s.ContractViolations(); len(v) > 0 {
+		panic("mockserver: answers broke api/openapi.json:\n" + strings.Join(v, "\n"))
+	}
+}

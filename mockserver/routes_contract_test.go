@@ -1,0 +1,43 @@
+package mockserver
+
+import (
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskrouting/taskrouting-go/internal/contract"
+)
+
+// TestRoutesMatchContract binds every route to api/openapi.json by operation id: the file's
+// method and path (parameters as "{}") must be the route's, and aliases must name the same
+// operation.
+func TestRoutesMatchContract(t *testing.T) {
+	spec, err := contract.Default()
+	require.NoError(t, err)
+	param := regexp.MustCompile(`\{[^}]+\}`)
+	for _, rt := range append(newRoutes(), newWorkerRoutes()...) {
+		r, ok := spec.Lookup(rt.opID)
+		if !assert.True(t, ok, "%s is not in api/openapi.json", rt.opID) {
+			continue
+		}
+		assert.Equal(t, rt.method, r.Method, rt.opID)
+		assert.Equal(t, rt.pattern, param.ReplaceAllString(r.Path, "{}"), rt.opID)
+		for _, alias := range rt.aliases {
+			a, ok := spec.Lookup(alias)
+			assert.True(t, ok, alias)
+			assert.Equal(t, r.ID, a.ID, "%s is an alias of %s", alias, rt.opID)
+		}
+	}
+}
+
+func TestOperationsListsEveryRouteOnce(t *testing.T) {
+	ops := Operations()
+	assert.True(t, slices.IsSorted(ops))
+	assert.Equal(t, len(ops), len(slices.Compact(slices.Clone(ops))), "no duplicates")
+	assert.Len(t, ops, len(newRoutes())+len(newWorkerRoutes())+1, "every route, and tasks.setPriority")
+	assert.Contains(t, ops, "tasks.setPriority")
+	assert.Contains(t, ops, "worker.startBreak")
+}

@@ -1,0 +1,171 @@
+package taskrouting
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const skillAnswer = `{"id":"skl_1","key":"refunds","name":"Refunds","description":"Handles refund requests","createdAt":"2025-11-21T04:40:00.000Z"}`
+
+var refundsSkill = &Skill{ID: "skl_1", Key: "refunds", Name: "Refunds", Description: "Handles refund requests", CreatedAt: t0}
+
+// skillCases are the skill catalogue calls on the wire: the request each
+// sends and how it decodes the platform's answer. Every request and answer
+// is also held to api/openapi.json.
+var skillCases = []struct {
+	name       string
+	op         string
+	call       func(ctx context.Context, c *Client) (any, error)
+	wantMethod string
+	wantPath   string
+	wantQuery  string
+	wantBody   string // "" for none
+	status     int
+	answer     string
+	want       any
+}{
+	{"create", "skills.create", func(ctx context.Context, c *Client) (any, error) {
+		return c.Skills.Create(ctx, CreateSkillParams{Key: "refunds", Name: "Refunds", Description: "Handles refund requests"})
+	}, "POST", "/skills", "", `{"key":"refunds","name":"Refunds","description":"Handles refund requests"}`, 200,
+		skillAnswer, refundsSkill},
+	{"create without description omits it", "skills.create", func(ctx context.Context, c *Client) (any, error) {
+		return c.Skills.Create(ctx, CreateSkillParams{Key: "refunds", Name: "Refunds"})
+	}, "POST", "/skills", "", `{"key":"refunds","name":"Refunds"}`, 200,
+		`{"id":"skl_1","key":"refunds","name":"Refunds","description":null}`,
+		&Skill{ID: "skl_1", Key: "refunds", Name: "Refunds"}},
+	{"list filters by query and limit", "skills.list", func(ctx context.Context, c *Client) (any, error) {
+		return c.Skills.List(ctx, ListSkillsParams{Query: "ref", Limit: 10})
+	}, "GET", "/skills", "limit=10&q=ref", "", 200, `{"skills":[` + skillAnswer + `]}`, []Skill{*refundsSkill}},
+	{"list of everything sends no filters", "skills.list", func(ctx context.Context, c *Client) (any, error) {
+		return c.Skills.List(ctx, ListSkillsParams{})
+	}, "GET", "/skills", "", "", 200, `{"skills":[]}`, []Skill{}},
+	{"patch renames and keeps the key", "skills.patch", func(ctx context.Context, c *Client) (any, error) {
+		return c.Skills.Patch(ctx, "skl_1", PatchSkillParams{Name: "Refunds & credits"})
+	}, "PATCH", "/skills/skl_1", "", `{"name":"Refunds & credits"}`, 200,
+		strings.Replace(skillAnswer, `"Refunds"`, `"Refunds & credits"`, 1),
+		&Skill{ID: "skl_1", Key: "refunds", Name: "Refunds & credits", Description: "Handles refund requests", CreatedAt: t0}},
+	{"patch clears the description with null", "skills.patch", func(ctx context.Context, c *Client) (any, error) {
+		return c.Skills.Patch(ctx, "skl_1", PatchSkillParams{ClearDescription: true})
+	}, "PATCH", "/skills/skl_1", "", `{"description":null}`, 200,
+		`{"id":"skl_1","key":"refunds","name":"Refunds","description":null,"createdAt":"2025-11-21T04:40:00.000Z"}`,
+		&Skill{ID: "skl_1", Key: "refunds", Name: "Refunds", CreatedAt: t0}},
+	{"get", "skills.get", func(ctx context.Context, c *Client) (any, error) {
+		return c.Skills.Get(ctx, "skl_1")
+	}, "GET", "/skills/skl_1", "", "", 200, skillAnswer, refundsSkill},
+	{"remove", "skills.remove", func(ctx context.Context, c *Client) (any, error) {
+		return nil, c.Skills.Remove(ctx, "skl_1")
+	}, "DELETE", "/skills/skl_1", "", "", 204, "", nil},
+	{"suggest joins the selection with commas", "skills.suggest", func(ctx context.Context, c *Client) (any, error) {
+		return c.Skills.Suggest(ctx, SuggestSkillsParams{Selected: []string{"billing", "english"}, Limit: 5})
+	}, "GET", "/skills/suggest", "limit=5&selected=billing%2Cenglish", "", 200, `{"skills":[` + skillAnswer + `]}`, []Skill{*refundsSkill}},
+	{"suggest with nothing selected omits the parameter", "skills.suggest", func(ctx context.Context, c *Client) (any, error) {
+		return c.Skills.Suggest(ctx, SuggestSkillsParams{Selected: []string{}})
+	}, "GET", "/skills/suggest", "", "", 200, `{"skills":[]}`, []Skill{}},
+}
+
+func TestSkillsWire(t *testing.T) {
+	for _, tc := range skillCases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, rec := serveOnce(t, tc.status, map[string]string{"Content-Type": "application/json"}, tc.answer)
+			c := newTestClient(t, srv.URL+"/v1", WithMaxRetries(0))
+
+			got, err := tc.call(context.Background(), c)
+			require.NoError(t, err)
+
+			reqs := rec.all()
+			require.Len(t, reqs, 1)
+			assert.Equal(t, tc.wantMethod, reqs[0].Method)
+			assert.Equal(t, tc.wantPath, reqs[0].Path)
+			assert.Equal(t, tc.wantQuery, reqs[0].Query.Encode())
+			var wantBody any
+			if tc.wantBody != "" {
+				wantBody = jsonValue(t, []byte(tc.wantBody))
+			}
+			diff(t, "request body", wantBody, jsonValue(t, reqs[0].Body))
+			checkOperationReached(t, tc.op, checkRequestContract(t, reqs[0]))
+
+			contract, err := wireContract()
+			require.NoError(t, err)
+			assert.NoError(t, contract.ValidateResponse(tc.op, tc.status, []byte(tc.answer)), "the served answer is not the platform's shape")
+			if tc.want != nil {
+				diff(t, "decoded answer", tc.want, got)
+			}
+		})
+	}
+}
+
+// TestSkillsRefusedBeforeSending checks that input the platform would
+// refuse is a *ParamError and nothing reaches the server.
+func TestSkillsRefusedBeforeSending(t *testing.T) {
+	long := func(n int) string { return strings.Repeat("a", n) }
+	desc := "d"
+	tests := []struct {
+		name  string
+		call  func(ctx context.Context, c *Client) error
+		param string
+	}{
+		{"create without key", func(ctx context.Context, c *Client) error {
+			_, err := c.Skills.Create(ctx, CreateSkillParams{Name: "n"})
+			return err
+		}, "CreateSkillParams.Key"},
+		{"create key too long", func(ctx context.Context, c *Client) error {
+			_, err := c.Skills.Create(ctx, CreateSkillParams{Key: long(65), Name: "n"})
+			return err
+		}, "CreateSkillParams.Key"},
+		{"create without name", func(ctx context.Context, c *Client) error {
+			_, err := c.Skills.Create(ctx, CreateSkillParams{Key: "k"})
+			return err
+		}, "CreateSkillParams.Name"},
+		{"create description too long", func(ctx context.Context, c *Client) error {
+			_, err := c.Skills.Create(ctx, CreateSkillParams{Key: "k", Name: "n", Description: long(513)})
+			return err
+		}, "CreateSkillParams.Description"},
+		{"list query too long", func(ctx context.Context, c *Client) error {
+			_, err := c.Skills.List(ctx, ListSkillsParams{Query: long(129)})
+			return err
+		}, "ListSkillsParams.Query"},
+		{"list limit past 100", func(ctx context.Context, c *Client) error {
+			_, err := c.Skills.List(ctx, ListSkillsParams{Limit: 101})
+			return err
+		}, "ListSkillsParams.Limit"},
+		{"patch name too long", func(ctx context.Context, c *Client) error {
+			_, err := c.Skills.Patch(ctx, "skl_1", PatchSkillParams{Name: long(129)})
+			return err
+		}, "PatchSkillParams.Name"},
+		{"patch sets and clears the description", func(ctx context.Context, c *Client) error {
+			_, err := c.Skills.Patch(ctx, "skl_1", PatchSkillParams{Description: &desc, ClearDescription: true})
+			return err
+		}, "PatchSkillParams.ClearDescription"},
+		{"get without id", func(ctx context.Context, c *Client) error {
+			_, err := c.Skills.Get(ctx, "")
+			return err
+		}, "id"},
+		{"remove dot segment", func(ctx context.Context, c *Client) error {
+			return c.Skills.Remove(ctx, "..")
+		}, "id"},
+		{"suggest id with a comma", func(ctx context.Context, c *Client) error {
+			_, err := c.Skills.Suggest(ctx, SuggestSkillsParams{Selected: []string{"a,b"}})
+			return err
+		}, "SuggestSkillsParams.Selected[0]"},
+		{"suggest limit past 50", func(ctx context.Context, c *Client) error {
+			_, err := c.Skills.Suggest(ctx, SuggestSkillsParams{Limit: 51})
+			return err
+		}, "SuggestSkillsParams.Limit"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, rec := serveOnce(t, http.StatusOK, nil, "{}")
+			c := newTestClient(t, srv.URL+"/v1", WithMaxRetries(0))
+			err := tc.call(context.Background(), c)
+			var pe *ParamError
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, tc.param, pe.Param)
+			assert.Empty(t, rec.all(), "a refused call reached the server")
+		})
+	}
+}
