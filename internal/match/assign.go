@@ -59,7 +59,7 @@ func (e *Engine) assignBlocker(t *task, w *worker) ReasonKind {
 	}
 	for _, r := range reasons {
 		switch r.Kind {
-		case ReasonTagWeight, ReasonLearningBoost, ReasonLoadPenalty, ReasonBacklogFull:
+		case ReasonTagWeight, ReasonLearningBoost, ReasonLoadPenalty, ReasonBacklogFull, ReasonSkillWeight, ReasonPreferredTeam:
 			continue // not a refusal, or the one force may override
 		}
 		return r.Kind

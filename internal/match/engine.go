@@ -97,6 +97,8 @@ type worker struct {
 
 	stats map[int32]*stat
 
+	rt *WorkerRouting // skills, teams, place, ip; nil: none (routing.go)
+
 	// index membership
 	indexed  bool    // in the all-workers indexes
 	ready    bool    // in the ready indexes
@@ -135,6 +137,7 @@ type task struct {
 	vetoed    []string
 	rejected  []string
 	esc       *Escalation
+	rt        *TaskRouting // nil unless the task uses a routing rule beyond tags
 	result    any
 	extra     any
 	g         *group

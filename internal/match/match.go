@@ -16,10 +16,11 @@ type spec struct {
 	vetoed   []string
 	rejected []string
 	priority float64
+	rt       *TaskRouting // nil: tags only
 }
 
 func (e *Engine) taskSpec(t *task) spec {
-	return spec{tags: t.tags, thr: t.thr, vetoed: t.vetoed, rejected: t.rejected, priority: t.priority}
+	return spec{tags: t.tags, thr: t.thr, vetoed: t.vetoed, rejected: t.rejected, priority: t.priority, rt: t.rt}
 }
 
 func (s *spec) name(e *Engine, i int) string {
@@ -131,8 +132,22 @@ func (e *Engine) check(w *worker, s *spec, state bool, rs *[]Reason) (bool, floa
 	if !ok && !explain {
 		return false, 0
 	}
+	var bonus float64
+	if s.rt != nil {
+		var rok bool
+		if rok, bonus = e.checkRouting(w, s.rt, rs); !rok {
+			ok = false
+			if !explain {
+				return false, 0
+			}
+		}
+	}
 	if !explain && !e.cfg.AnyTagEligibility && len(w.patterns) == 0 && len(w.lit) == 0 {
-		return e.checkPlain(w, s)
+		ok, score := e.checkPlain(w, s)
+		if !ok {
+			return false, 0
+		}
+		return true, score + bonus
 	}
 	score := 0.0
 	carriedAny := false
@@ -192,6 +207,7 @@ func (e *Engine) check(w *worker, s *spec, state bool, rs *[]Reason) (bool, floa
 			*rs = append(*rs, Reason{Kind: ReasonLearningBoost, Boost: f, Shadow: !e.learningApplies()})
 		}
 	}
+	score += bonus
 	if e.cfg.Mode == ModeBalanced {
 		pen := e.cfg.BalancedLoadPenalty * float64(len(w.pending))
 		score -= pen
@@ -387,7 +403,9 @@ func (e *Engine) bestWorker(t *task) *worker {
 	// allocate.
 	sc.spec = e.taskSpec(t)
 	s := &sc.spec
-	if e.cfg.Mode == ModeBestMatch && !e.cfg.AnyTagEligibility && !e.fullScan {
+	// Routing scores (skills, preferred team) are not in the ready heaps' bounds, so such a
+	// task takes the plain scan of the rarest tag's ready carriers.
+	if e.cfg.Mode == ModeBestMatch && !e.cfg.AnyTagEligibility && !e.fullScan && !s.rt.scores() {
 		if rarest, known := e.rarestTag(s, func(id int32) int { return len(e.ready[id].items) }); known {
 			e.bestWorkerOrdered(s, rarest, sc)
 			if len(sc.top) == 0 {

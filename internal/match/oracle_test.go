@@ -75,6 +75,9 @@ func (p *propRun) oracleIneligible(w WorkerDetail, t Task, afterOffer bool) stri
 			return "threshold " + tag
 		}
 	}
+	if why := oracleRouting(w, t, p.e.Now()); why != "" {
+		return why
+	}
 	l := p.cfg.Learning
 	if l.LearnedVeto && !l.ShadowMode && !l.Disabled {
 		stats, _ := p.e.WorkerStats(w.ID)

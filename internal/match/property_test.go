@@ -110,6 +110,9 @@ func (p *propRun) workerInput() WorkerInput {
 	if p.rng.IntN(3) != 0 {
 		in.Available = ptr(p.rng.IntN(4) != 0)
 	}
+	if p.rng.IntN(3) == 0 {
+		in.Routing = p.workerRouting()
+	}
 	return in
 }
 
@@ -121,6 +124,9 @@ func (p *propRun) taskInput() TaskInput {
 	}
 	if p.rng.IntN(6) == 0 {
 		in.SkillThresholds = map[string]float64{p.pick(in.Tags): []float64{1, 3}[p.rng.IntN(2)]}
+	}
+	if p.rng.IntN(3) == 0 {
+		in.Routing = p.taskRouting()
 	}
 	if p.rng.IntN(4) == 0 {
 		in.Escalation = &Escalation{RespondWithin: time.Duration(5+p.rng.IntN(30)) * time.Second}
@@ -217,6 +223,10 @@ func (p *propRun) command() (string, Result, error) {
 		tid := p.taskID()
 		res, err := e.SetPriority(now, tid, float64(p.rng.IntN(4)))
 		return "priority " + tid, res, err
+	case r < createWeight+37:
+		id, rt := p.workerID(), p.workerRouting()
+		res, err := e.SetWorkerRouting(now, id, rt)
+		return "routing " + id, res, err
 	default:
 		p.now = p.now.Add(time.Duration(p.rng.IntN(90)) * time.Second)
 		return "advance", e.Advance(p.now), nil
@@ -269,6 +279,9 @@ func (p *propRun) dump() string {
 			b = strconv.AppendFloat(b, w.RoutingWeights[k], 'g', -1, 64)
 		}
 		b = append(b, strings.Join(q, ",")...)
+		if w.Routing != nil {
+			b = appendRouting(b, w.Routing)
+		}
 		b = append(b, '\n')
 	}
 	b = strconv.AppendUint(b, p.e.decSeq, 10)

@@ -39,6 +39,9 @@ func (e *Engine) taskView(t *task) Task {
 		es := *t.esc
 		v.Escalation = &es
 	}
+	if t.rt != nil {
+		v.Routing = cloneTaskRouting(t.rt)
+	}
 	return v
 }
 
@@ -102,6 +105,9 @@ func (e *Engine) Worker(id string) (WorkerDetail, error) {
 	}
 	if w.matched {
 		d.LastMatchedAt = time.Unix(0, w.lastMatch).In(e.nowTime.Location())
+	}
+	if w.rt != nil {
+		d.Routing = cloneWorkerRouting(w.rt)
 	}
 	return d, nil
 }
@@ -173,7 +179,10 @@ func (e *Engine) suggestSpec(in SuggestInput) (spec, error) {
 	if len(in.Tags) == 0 {
 		return spec{}, inputErr("tags", "at least one tag is required")
 	}
-	s := spec{priority: in.Priority, vetoed: in.VetoedWorkers}
+	if err := checkTaskRouting(in.Routing); err != nil {
+		return spec{}, err
+	}
+	s := spec{priority: in.Priority, vetoed: in.VetoedWorkers, rt: cloneTaskRouting(in.Routing)}
 	type named struct {
 		id   int32
 		name string

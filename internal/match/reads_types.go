@@ -42,6 +42,8 @@ type SuggestInput struct {
 	Priority        float64
 	VetoedWorkers   []string
 	SkillThresholds map[string]float64
+	// Routing holds the rules beyond tags, as on a task; nil for none.
+	Routing *TaskRouting
 	// Limit; 0 (or less) means 10, at most 100.
 	Limit int
 }

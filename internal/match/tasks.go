@@ -42,6 +42,9 @@ func checkTaskInput(in TaskInput) error {
 			return inputErr("skillThresholds", "must be finite numbers")
 		}
 	}
+	if err := checkTaskRouting(in.Routing); err != nil {
+		return err
+	}
 	if es := in.Escalation; es != nil {
 		if es.RespondWithin < 0 {
 			return inputErr("escalation.respondWithin", "must not be negative")
@@ -83,6 +86,7 @@ func (e *Engine) CreateTask(now time.Time, in TaskInput) (Result, error) {
 		es := *in.Escalation
 		t.esc = &es
 	}
+	t.rt = cloneTaskRouting(in.Routing)
 	tags := make([]int32, 0, len(t.tagsIn))
 	for _, s := range t.tagsIn {
 		tags = append(tags, e.intern(s))

@@ -14,7 +14,16 @@ func (e *Engine) bestTaskFor(w *worker) *task {
 	e.visitSeq++
 	stamp := e.visitSeq
 	anyTag := e.cfg.AnyTagEligibility
-	okTask := func(t *task) bool { return !containsID(t.vetoed, w.id) && !containsID(t.rejected, w.id) }
+	okTask := func(t *task) bool {
+		if containsID(t.vetoed, w.id) || containsID(t.rejected, w.id) {
+			return false
+		}
+		if t.rt != nil {
+			ok, _ := e.checkRouting(w, t.rt, nil)
+			return ok
+		}
+		return true
+	}
 	visit := func(gs []*group) {
 		for _, g := range gs {
 			if g.visit == stamp {

@@ -124,6 +124,8 @@ type WorkerInput struct {
 	// Extra is stored and echoed untouched (meta and anything else the adapter keeps).
 	// Nil keeps the old value.
 	Extra any
+	// Routing replaces the worker's skills, teams, location and ip; nil keeps them.
+	Routing *WorkerRouting
 }
 
 // Escalation is a task's offer-expiry policy.
@@ -151,6 +153,9 @@ type TaskInput struct {
 	// Extra is stored and echoed untouched: meta, title, description, sla, schedule and
 	// anything else the matcher does not enforce.
 	Extra any
+	// Routing holds the rules beyond tags (required skills, team, place, network); nil
+	// (or empty) for none.
+	Routing *TaskRouting
 }
 
 // Task is a copy of a task's state.
@@ -169,6 +174,7 @@ type Task struct {
 	Escalation      *Escalation
 	Result          any // what Complete stored
 	Extra           any
+	Routing         *TaskRouting // nil: no rules beyond tags
 	// Seq is the creation order; Tasks pages by it (the adapter encodes it as the cursor).
 	Seq uint64
 }
@@ -187,6 +193,7 @@ type WorkerDetail struct {
 	CreatedAt      time.Time
 	LastMatchedAt  time.Time // zero until the first offer
 	Extra          any
+	Routing        *WorkerRouting // skills (sorted by id), teams (sorted), place, ip; nil: none
 }
 
 // EventKind names an event.
@@ -251,6 +258,13 @@ type Reason struct {
 	Threshold float64 // threshold: the task's minimum
 	Boost     float64 // learningBoost: the factor (1 = neutral); loadPenalty: the amount
 	Shadow    bool    // learningBoost in shadow mode: reported, not applied
+	// The routing inputs' reasons (routing.go) name a skill, a team or a distance.
+	Skill       string  // missingSkill, skillExpired, skillLevelTooLow, skillWeight
+	Level       int     // skillLevelTooLow, skillWeight: the worker's level
+	MinLevel    int     // missingSkill, skillLevelTooLow: the task's minimum
+	Team        string  // notInTeam, preferredTeam
+	Distance    float64 // tooFar: km between task and worker
+	MaxDistance float64 // tooFar: the tighter of the task's and the worker's limits
 }
 
 // Candidate is one worker considered for a task.

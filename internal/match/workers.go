@@ -38,7 +38,7 @@ func checkWorkerInput(in WorkerInput) error {
 	if in.MaxBacklogSize != nil && *in.MaxBacklogSize < 0 {
 		return inputErr("maxBacklogSize", "must be >= 0")
 	}
-	return nil
+	return checkWorkerRouting(in.Routing)
 }
 
 // UpsertWorker creates or updates a worker (POST /workers). Result.Created tells which. A
@@ -97,6 +97,9 @@ func (e *Engine) applyWorker(w *worker, in WorkerInput) {
 	}
 	if in.Extra != nil {
 		w.extra = in.Extra
+	}
+	if in.Routing != nil {
+		e.setRouting(w, in.Routing)
 	}
 	e.derive(w)
 	e.updateBound(w)
