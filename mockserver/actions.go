@@ -265,8 +265,8 @@ type suggestCandidate struct {
 	Reasons           []wireReason `json:"reasons"`
 }
 
-// suggestOnlyMembers are suggest-workers members a dry run accepts but does not use yet
-// (required skills, geo, network), as tasks.create stores them without acting on them.
+// suggestOnlyMembers are the suggest-workers members beyond tags: required skills, place and
+// network, which the dry run applies as a task's (routing.go).
 func suggestOnlyMembers() []string {
 	return []string{"requiredSkills", "latitude", "longitude", "maxDistanceKm", "requireGeo", "allowedCidrs"}
 }
@@ -295,7 +295,12 @@ func prepSuggestWorkers(r *request) (op, *apiError) {
 		return nil, err
 	}
 	in.Limit = int(limit)
+	if in.Routing, err = decodeTaskRouting(o); err != nil {
+		return nil, err
+	}
 	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
+		in := in
+		in.Routing = ws.resolveTaskRouting(in.Routing)
 		cands, err := ws.engine.SuggestWorkers(in)
 		if err != nil {
 			return 0, nil, matchError(err)

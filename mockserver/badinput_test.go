@@ -3,6 +3,7 @@ package mockserver
 import (
 	"fmt"
 	"net/http"
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -199,7 +200,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 					assert.Contains(t, []string{CodeValidationFailed, CodeInvalidBody}, code)
 				}
 				assert.NotEmpty(t, a.Header.Get("X-Quota-Workers-Remaining"), "quota headers on every answer")
-				assert.Empty(t, cmp.Diff(before, snapshotOf(t, srv), cmp.AllowUnexported(taskExtra{}, workerExtra{})), "state changed")
+				assert.Empty(t, cmp.Diff(before, snapshotOf(t, srv), cmp.AllowUnexported(taskExtra{}, workerExtra{}), netipEqual), "state changed")
 			})
 		}
 	}
@@ -285,7 +286,7 @@ func TestWorkerPlaneBadInputChangesNothing(t *testing.T) {
 			a := call(t, srv, tc.key, tc.method, tc.path, tc.body, hdr...)
 			assert.Equal(t, tc.status, a.Status, "body %s", a.Body)
 			assert.Equal(t, tc.code, a.errCode(t))
-			assert.Empty(t, cmp.Diff(before, snapshotOf(t, srv), cmp.AllowUnexported(taskExtra{}, workerExtra{})), "state changed")
+			assert.Empty(t, cmp.Diff(before, snapshotOf(t, srv), cmp.AllowUnexported(taskExtra{}, workerExtra{}), netipEqual), "state changed")
 		})
 	}
 }
@@ -303,4 +304,10 @@ func TestWorkerStaleAfterAccepted(t *testing.T) {
 	require.Equal(t, 200, a.Status, "%s", a.Body)
 	assert.Equal(t, map[string]any{"workerId": "bot_1", "available": true}, a.json(t))
 	assert.Equal(t, true, mustAPI(t, srv, 200, "GET", "/workers/bot_1", nil).json(t)["available"])
+}
+
+// netipEqual compares the matcher's addresses and ranges, whose fields are unexported.
+var netipEqual = cmp.Options{
+	cmp.Comparer(func(a, b netip.Addr) bool { return a == b }),
+	cmp.Comparer(func(a, b netip.Prefix) bool { return a == b }),
 }

@@ -70,6 +70,7 @@ func newRoutes() []route {
 		{opID: "skills.create", method: http.MethodPost, pattern: "/skills", hasBody: true, prepare: prepCreateSkill},
 		{opID: "skills.list", method: http.MethodGet, pattern: "/skills", query: []string{"q", "limit"}, prepare: prepListSkills},
 		{opID: "skills.suggest", method: http.MethodGet, pattern: "/skills/suggest", query: []string{"selected", "limit"}, prepare: prepSuggestSkills},
+		{opID: "skills.expiring", method: http.MethodGet, pattern: "/skills/expiring", query: []string{"withinDays", "asOf"}, prepare: prepExpiringSkills},
 		{opID: "skills.get", method: http.MethodGet, pattern: "/skills/{}", prepare: prepGetSkill},
 		{opID: "skills.patch", method: http.MethodPatch, pattern: "/skills/{}", hasBody: true, prepare: prepPatchSkill},
 		{opID: "skills.remove", method: http.MethodDelete, pattern: "/skills/{}", prepare: prepRemoveSkill},

@@ -257,6 +257,7 @@ type skillAssignment struct {
 	SkillID        string   `json:"skillId"`
 	Level          int      `json:"level"`
 	WeightOverride *float64 `json:"weightOverride,omitempty"`
+	ValidUntil     string   `json:"validUntil,omitempty"` // YYYY-MM-DD, inclusive
 }
 
 func storedSkills(extra any) []skillAssignment {

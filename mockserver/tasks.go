@@ -49,6 +49,8 @@ func prepCreateTask(r *request) (op, *apiError) {
 		if in.ID == "" {
 			in.ID = ws.freshTaskID()
 		}
+		in := in // the routing references resolve against this workspace, per run
+		in.Routing = ws.resolveTaskRouting(in.Routing)
 		res, cerr := ws.engine.CreateTask(now, in)
 		ws.publish(res)
 		if cerr != nil {
@@ -136,6 +138,9 @@ func decodeTaskInput(o *object) (match.TaskInput, *apiError) {
 		}
 	}
 	in.Extra = x
+	if in.Routing, err = decodeTaskRouting(o); err != nil {
+		return in, err
+	}
 	return in, nil
 }
 

@@ -212,11 +212,13 @@ func prepPatchTeam(r *request) (op, *apiError) {
 // prepRemoveTeam deletes a team; its workers stay, without it.
 func prepRemoveTeam(r *request) (op, *apiError) {
 	id := r.params[0]
-	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
+	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		if _, err := teamOf(ws, id); err != nil {
 			return 0, nil, err
 		}
+		members := ws.teams.find(id).memberIDs()
 		ws.teams.remove(id)
+		ws.syncRouting(now, members)
 		return http.StatusNoContent, nil, nil
 	}, nil
 }
@@ -282,7 +284,9 @@ func prepSetTeamMembers(r *request) (op, *apiError) {
 			}
 			roster = append(roster, m)
 		}
+		before := t.memberIDs()
 		t.members = roster
+		ws.syncRouting(now, append(before, ids...))
 		return http.StatusOK, struct {
 			TeamID    string   `json:"teamId"`
 			WorkerIDs []string `json:"workerIds"`

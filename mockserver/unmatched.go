@@ -35,7 +35,7 @@ func unmatchedJSON(u match.Unmatched) *wireUnmatched {
 			switch r.Kind {
 			case match.ReasonTagWeight:
 				w.Carries = append(w.Carries, r.Tag)
-			case match.ReasonLearningBoost, match.ReasonLoadPenalty:
+			case match.ReasonLearningBoost, match.ReasonLoadPenalty, match.ReasonSkillWeight, match.ReasonPreferredTeam:
 			default:
 				w.Lacks = append(w.Lacks, reasonJSON(r))
 			}
@@ -64,7 +64,7 @@ func summarize(u *wireUnmatched) string {
 		}
 		lacks := make([]string, 0, len(n.Lacks))
 		for _, r := range n.Lacks {
-			lacks = append(lacks, strings.TrimSpace(r.Kind+" "+r.Tag))
+			lacks = append(lacks, strings.TrimSpace(r.Kind+" "+reasonSubject(r)))
 		}
 		parts = append(parts, n.WorkerID+" "+strings.Join(lacks, ", "))
 	}

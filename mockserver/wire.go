@@ -72,8 +72,8 @@ func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.00
 
 // wireSkill is a skill as the platform lists it on a worker (WorkerSkill in
 // api/openapi.json): key and name come from the catalogue, and the weight in effect is the
-// override, else level x 20, as the platform derives it (skills do not weigh in the mock's
-// routing yet).
+// override, else level x 20, as the platform derives it; the same weight scores a required
+// skill in the mock's routing.
 type wireSkill struct {
 	SkillID        string   `json:"skillId"`
 	Key            string   `json:"key"`
@@ -81,6 +81,7 @@ type wireSkill struct {
 	Level          int      `json:"level"`
 	Weight         float64  `json:"weight"`
 	WeightOverride *float64 `json:"weightOverride,omitempty"`
+	ValidUntil     *string  `json:"validUntil,omitempty"`
 }
 
 // workerSkills is a worker's stored skills resolved against the catalogue, [] when it has
@@ -91,6 +92,10 @@ func workerSkills(w match.WorkerDetail, cat *skillCatalog) []wireSkill {
 		s, _ := cat.resolve(a.SkillID) // a skill held by a worker cannot be removed
 		ws := wireSkill{SkillID: a.SkillID, Key: s.Key, Name: s.Name, Level: a.Level,
 			Weight: float64(a.Level * 20), WeightOverride: a.WeightOverride}
+		if a.ValidUntil != "" {
+			until := a.ValidUntil
+			ws.ValidUntil = &until
+		}
 		if a.WeightOverride != nil {
 			ws.Weight = *a.WeightOverride
 		}
@@ -271,12 +276,22 @@ type wireReason struct {
 	Factor    *float64 `json:"factor,omitempty"`
 	Penalty   *float64 `json:"penalty,omitempty"`
 	Shadow    bool     `json:"shadow,omitempty"`
+	// The routing reasons' members (routing.go).
+	SkillID       string   `json:"skillId,omitempty"`
+	Level         *int     `json:"level,omitempty"`
+	MinLevel      *int     `json:"minLevel,omitempty"`
+	TeamID        string   `json:"teamId,omitempty"`
+	DistanceKm    *float64 `json:"distanceKm,omitempty"`
+	MaxDistanceKm *float64 `json:"maxDistanceKm,omitempty"`
 }
 
 // reasonJSON sends only the members that mean something for the kind, so a weight of 0 on a
 // zeroWeight reason is distinguishable from "no weight".
 func reasonJSON(r match.Reason) wireReason {
 	out := wireReason{Kind: string(r.Kind), Tag: r.Tag}
+	if routingReasonJSON(r, &out) {
+		return out
+	}
 	w, th, b := r.Weight, r.Threshold, r.Boost
 	switch r.Kind {
 	case match.ReasonTagWeight, match.ReasonZeroWeight:

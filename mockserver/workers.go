@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/taskrouting/taskrouting-go/internal/match"
@@ -91,6 +92,9 @@ func decodeWorkerExtra(o *object) (*workerExtra, *apiError) {
 	if ip, ok, err := o.str("ip", 1, 64); err != nil {
 		return nil, err
 	} else if ok {
+		if err := checkWorkerIP(o.at("ip"), ip); err != nil {
+			return nil, err
+		}
 		x.set("ip", ip)
 		sent = true
 	}
@@ -131,7 +135,7 @@ func checkSkills(path string, raw []byte) *apiError {
 		return validationf("%s must NOT have more than 64 items", path)
 	}
 	for i, it := range items {
-		item, err := toObject(fmt.Sprintf("%s/%d", path, i), it, []string{"skillId", "level", "weightOverride"})
+		item, err := toObject(fmt.Sprintf("%s/%d", path, i), it, []string{"skillId", "level", "weightOverride", "validUntil"})
 		if err != nil {
 			return err
 		}
@@ -148,6 +152,13 @@ func checkSkills(path string, raw []byte) *apiError {
 		}
 		if _, _, err := item.number("weightOverride"); err != nil {
 			return err
+		}
+		if day, ok, err := item.str("validUntil", 10, 10); err != nil {
+			return err
+		} else if ok {
+			if err := checkSkillDay(item.at("validUntil"), day); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -220,6 +231,17 @@ func (ws *workspace) writeWorker(now time.Time, in match.WorkerInput, patch bool
 	if patch {
 		in.Extra = mergeWorkerExtra(old.Extra, in.Extra)
 	}
+	// The matcher gets the worker's whole routing input on every write: the stored members
+	// with this write's over them, and the teams it will be on.
+	extraAfter := in.Extra
+	if extraAfter == nil {
+		extraAfter = old.Extra
+	}
+	teamsAfter := ws.teams.teamIDsOf(in.ID)
+	if teamIDs != nil {
+		teamsAfter = slices.Clone(teamIDs)
+	}
+	in.Routing = workerRouting(extraAfter, teamsAfter)
 	var res match.Result
 	var err error
 	if patch {
