@@ -85,6 +85,20 @@ type Reason struct {
 	// Shadow reports a learning factor computed but not applied, in shadow
 	// mode (learningBoost).
 	Shadow bool `json:"shadow,omitempty"`
+	// SkillID is the required skill (missingSkill, skillExpired,
+	// skillLevelTooLow, skillWeight); Level is the worker's level in it
+	// (skillLevelTooLow, skillWeight) and MinLevel the task's minimum
+	// (missingSkill, skillLevelTooLow).
+	SkillID  string `json:"skillId,omitempty"`
+	Level    int    `json:"level,omitempty"`
+	MinLevel int    `json:"minLevel,omitempty"`
+	// TeamID is the task's teamId (notInTeam) or preferTeamId
+	// (preferredTeam).
+	TeamID string `json:"teamId,omitempty"`
+	// DistanceKm is how far the worker is from the task and MaxDistanceKm
+	// the limit it breaks, the task's or its own, whichever is lower (tooFar).
+	DistanceKm    float64 `json:"distanceKm,omitempty"`
+	MaxDistanceKm float64 `json:"maxDistanceKm,omitempty"`
 	// Raw is the whole reason object as received, with every member.
 	Raw json.RawMessage `json:"-"`
 }
@@ -105,6 +119,18 @@ const (
 	ReasonOnBreak            = "onBreak"            // the worker is on a break
 	ReasonLearnedVeto        = "learnedVeto"        // Tag: learning vetoed the worker (opt-in)
 	ReasonManualAssign       = "manualAssign"       // the task was assigned by hand
+
+	// The routing inputs beyond tags (docs/contract.md, section 7, "Skills,
+	// teams, place and network").
+	ReasonMissingSkill     = "missingSkill"     // SkillID, MinLevel: a required skill the worker does not hold
+	ReasonSkillExpired     = "skillExpired"     // SkillID: held, but past its ValidUntil
+	ReasonSkillLevelTooLow = "skillLevelTooLow" // SkillID, Level, MinLevel
+	ReasonSkillWeight      = "skillWeight"      // SkillID, Level, Weight: a required skill's part of the score
+	ReasonNotInTeam        = "notInTeam"        // TeamID: the task is for that team's members only
+	ReasonPreferredTeam    = "preferredTeam"    // TeamID, Weight: the bonus of a preferTeamId member
+	ReasonTooFar           = "tooFar"           // DistanceKm, MaxDistanceKm
+	ReasonNoGeo            = "noGeo"            // requireGeo and the worker (or task) has no location
+	ReasonIPNotAllowed     = "ipNotAllowed"     // the worker's ip is in none of allowedCidrs, or unknown
 )
 
 // UnmarshalJSON fills the typed members and keeps the whole object in Raw.

@@ -66,6 +66,22 @@ var skillCases = []struct {
 	{"suggest with nothing selected omits the parameter", "skills.suggest", func(ctx context.Context, c *Client) (any, error) {
 		return c.Skills.Suggest(ctx, SuggestSkillsParams{Selected: []string{}})
 	}, "GET", "/skills/suggest", "", "", 200, `{"skills":[]}`, []Skill{}},
+	{"expiring sends the window and the day", "skills.expiring", func(ctx context.Context, c *Client) (any, error) {
+		return c.Skills.Expiring(ctx, ExpiringSkillsParams{WithinDays: Ptr(14), AsOf: "2026-07-24"})
+	}, "GET", "/skills/expiring", "asOf=2026-07-24&withinDays=14", "", 200,
+		`{"asOf":"2026-07-24","skills":[{"workerId":"agent_1","label":"Ana","skillId":"skl_1","key":"refunds","name":"Refunds","validUntil":"2026-07-20","expired":true},` +
+			`{"workerId":"agent_2","label":"agent_2","skillId":"skl_1","key":"refunds","name":"Refunds","validUntil":"2026-08-01","expired":false}]}`,
+		&ExpiringSkills{AsOf: "2026-07-24", Skills: []ExpiringSkill{
+			{WorkerID: "agent_1", Label: "Ana", SkillID: "skl_1", Key: "refunds", Name: "Refunds", ValidUntil: "2026-07-20", Expired: true},
+			{WorkerID: "agent_2", Label: "agent_2", SkillID: "skl_1", Key: "refunds", Name: "Refunds", ValidUntil: "2026-08-01"}}}},
+	{"expiring with zero days sends 0 and no day", "skills.expiring", func(ctx context.Context, c *Client) (any, error) {
+		return c.Skills.Expiring(ctx, ExpiringSkillsParams{WithinDays: Ptr(0)})
+	}, "GET", "/skills/expiring", "withinDays=0", "", 200, `{"asOf":"2026-07-24","skills":[]}`,
+		&ExpiringSkills{AsOf: "2026-07-24", Skills: []ExpiringSkill{}}},
+	{"expiring with defaults sends nothing", "skills.expiring", func(ctx context.Context, c *Client) (any, error) {
+		return c.Skills.Expiring(ctx, ExpiringSkillsParams{})
+	}, "GET", "/skills/expiring", "", "", 200, `{"asOf":"2026-07-24","skills":[]}`,
+		&ExpiringSkills{AsOf: "2026-07-24", Skills: []ExpiringSkill{}}},
 }
 
 func TestSkillsWire(t *testing.T) {
@@ -125,6 +141,14 @@ func TestSkillsRefusedBeforeSending(t *testing.T) {
 			_, err := c.Skills.Create(ctx, CreateSkillParams{Key: "k", Name: "n", Description: long(513)})
 			return err
 		}, "CreateSkillParams.Description"},
+		{"expiring day not a date", func(ctx context.Context, c *Client) error {
+			_, err := c.Skills.Expiring(ctx, ExpiringSkillsParams{AsOf: "24/07/2026"})
+			return err
+		}, "ExpiringSkillsParams.AsOf"},
+		{"expiring negative window", func(ctx context.Context, c *Client) error {
+			_, err := c.Skills.Expiring(ctx, ExpiringSkillsParams{WithinDays: Ptr(-1)})
+			return err
+		}, "ExpiringSkillsParams.WithinDays"},
 		{"list query too long", func(ctx context.Context, c *Client) error {
 			_, err := c.Skills.List(ctx, ListSkillsParams{Query: long(129)})
 			return err

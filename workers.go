@@ -65,6 +65,11 @@ type SkillAssignment struct {
 	// WeightOverride, when set (0-100), is the routing weight the skill
 	// gives instead of the one its level projects to.
 	WeightOverride *float64 `json:"weightOverride,omitempty"`
+	// ValidUntil, when set, is the last day the skill counts ("2026-07-24",
+	// UTC, inclusive): after it the mock server's routing treats the skill
+	// as not held and skills.expiring reports it (docs/contract.md,
+	// "Skill catalogue").
+	ValidUntil string `json:"validUntil,omitempty"`
 }
 
 // WorkerSkill is a skill a worker holds, with the routing weight it gives.
@@ -141,6 +146,7 @@ func (f workerFields) validate(in string) error {
 			checkLen(at+".SkillID", s.SkillID, 1, 64),
 			checkRange(at+".Level", float64(s.Level), 1, 5),
 			checkOptRange(at+".WeightOverride", s.WeightOverride, 0, 100),
+			checkDay(at+".ValidUntil", s.ValidUntil),
 		); err != nil {
 			return err
 		}
