@@ -25,7 +25,7 @@ import (
 // built program, started to finished.
 const quickstartLimit = 5 * time.Second
 
-var programs = []string{"quickstart", "webhook-receiver", "shadow-run", "agent-desk"}
+var programs = []string{"quickstart", "webhook-receiver", "shadow-run", "agent-desk", "skills-routing"}
 
 // TestExamples builds every example program once with go build, then runs each built binary
 // as a user would, with a timeout, and checks its summary line.
@@ -71,6 +71,10 @@ func TestExamples(t *testing.T) {
 	t.Run("shadow-run", func(t *testing.T) {
 		out := runProgram(t, root, exe("shadow-run"), 20*time.Second)
 		assert.Contains(t, out, "summary: 12 past tasks, agreement 7/12 (58%), old choices accepted 8/12 (67%)")
+	})
+	t.Run("skills-routing", func(t *testing.T) {
+		out := runProgram(t, root, exe("skills-routing"), 20*time.Second)
+		assert.Contains(t, out, "summary: 4 tasks routed by skill level, es-complaint -> ana, refund-1 -> ben, es-escalation -> carla, es-followup -> ben")
 	})
 	t.Run("agent-desk", func(t *testing.T) {
 		out := runProgram(t, root, exe("agent-desk"), 20*time.Second)
