@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	taskrouting "github.com/taskrouting/taskrouting-go"
 )
@@ -136,4 +137,85 @@ func ExampleSkillsService_Suggest() {
 	}
 	fmt.Println(skills[0].Key)
 	// Output: refunds
+}
+
+// Expiring lists the skills workers hold with an end date coming up (30
+// days by default, from the server's day), the lapsed ones first. A lapsed
+// skill no longer satisfies a task's RequiredSkills.
+func ExampleSkillsService_Expiring() {
+	c, sb := newSandbox() // the server's clock starts on 2025-11-21
+	defer sb.Close()
+	ctx := context.Background()
+	if _, err := c.Skills.Create(ctx, taskrouting.CreateSkillParams{Key: "forklift", Name: "Forklift licence"}); err != nil {
+		panic(err)
+	}
+	for id, until := range map[string]string{"ana": "2025-11-30", "ben": "2026-06-30"} {
+		_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: id, Tags: []string{"warehouse"},
+			Skills: []taskrouting.SkillAssignment{{SkillID: "forklift", Level: 3, ValidUntil: until}}})
+		if err != nil {
+			panic(err)
+		}
+	}
+	exp, err := c.Skills.Expiring(ctx, taskrouting.ExpiringSkillsParams{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("as of", exp.AsOf)
+	for _, s := range exp.Skills {
+		fmt.Println(s.WorkerID, s.Key, s.ValidUntil, "expired:", s.Expired)
+	}
+	sb.clock.Advance(10 * 24 * time.Hour)
+	exp, err = c.Skills.Expiring(ctx, taskrouting.ExpiringSkillsParams{WithinDays: taskrouting.Ptr(0)})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("as of", exp.AsOf)
+	for _, s := range exp.Skills {
+		fmt.Println(s.WorkerID, s.Key, s.ValidUntil, "expired:", s.Expired)
+	}
+	// Output:
+	// as of 2025-11-21
+	// ana forklift 2025-11-30 expired: false
+	// as of 2025-12-01
+	// ana forklift 2025-11-30 expired: true
+}
+
+// RequiredSkills routes a task only to workers holding each skill at the
+// minimum level; among them the higher level scores more (level x 20).
+func ExampleTasksService_Create_requiredSkills() {
+	c, sb := newSandbox()
+	defer sb.Close()
+	ctx := context.Background()
+	if _, err := c.Skills.Create(ctx, taskrouting.CreateSkillParams{Key: "spanish", Name: "Spanish"}); err != nil {
+		panic(err)
+	}
+	for id, level := range map[string]int{"ana": 2, "ben": 4} {
+		_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: id, Tags: []string{"support"}, Available: taskrouting.Ptr(true),
+			Skills: []taskrouting.SkillAssignment{{SkillID: "spanish", Level: level}}})
+		if err != nil {
+			panic(err)
+		}
+	}
+	_, err := c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "es-1", Tags: []string{"support"},
+		RequiredSkills: []taskrouting.RequiredSkill{{SkillID: "spanish", MinLevel: 3}}})
+	if err != nil {
+		panic(err)
+	}
+	ds, err := c.Decisions.List(ctx, taskrouting.ListDecisionsParams{TaskID: "es-1"})
+	if err != nil {
+		panic(err)
+	}
+	for _, cand := range ds[0].Candidates {
+		for _, r := range cand.Reasons {
+			switch r.Kind {
+			case taskrouting.ReasonSkillWeight:
+				fmt.Println(cand.WorkerID, "chosen:", cand.Chosen, "level", r.Level, "adds", r.Weight)
+			case taskrouting.ReasonSkillLevelTooLow:
+				fmt.Println(cand.WorkerID, "chosen:", cand.Chosen, r.Kind, r.Level, "<", r.MinLevel)
+			}
+		}
+	}
+	// Output:
+	// ben chosen: true level 4 adds 80
+	// ana chosen: false skillLevelTooLow 2 < 3
 }
