@@ -78,13 +78,23 @@
 // meta, title, description, sla (checked: expireAfterMs >= 1, maxRejections 1-100,
 // onMaxRejections park|fail|keep; not acted on: tasks never fail or park), schedule (checked:
 // notBefore/notAfter epoch ms; not acted on: tasks are matched at once), and the platform
-// members context, references, requiredSkills, latitude, longitude, maxDistanceKm,
-// requireGeo, allowedCidrs, teamId and preferTeamId, each held to api/openapi.json's schema.
-// A worker's skills, teamIds, ip, latitude, longitude and maxTravelDistanceKm are stored;
-// workers have no meta. Teams (teams.*) and their derived tag are stored too; a worker's
-// teamIds and a team's roster are one record, so either call changes both reads. A worker's
-// skills must name skills of the workspace's catalogue (skills.*), by id or key; a skill a
-// worker holds cannot be removed (409 skill_in_use). None of these change matching yet.
+// members context and references, each held to api/openapi.json's schema. Workers have no
+// meta. A team's derived tag is stored, not matched on.
+//
+// # Skills, teams, place and network
+//
+// A task's requiredSkills (skill and minimum level), teamId, preferTeamId, latitude,
+// longitude, maxDistanceKm, requireGeo and allowedCidrs route against a worker's skills
+// (level, weightOverride, validUntil), teams, latitude, longitude, maxTravelDistanceKm and ip:
+// a worker missing a required skill or level, outside the team, too far, without a location
+// when one is required, or with an ip outside the ranges is not eligible, and the decision
+// names the rule (missingSkill, skillExpired, skillLevelTooLow, notInTeam, tooFar, noGeo,
+// ipNotAllowed). Required skills add the worker's weight in them to its score, a preferTeamId
+// member gets 100 more. A worker's teamIds and a team's roster are one record, so either call
+// changes both reads and routing. A worker's skills must name skills of the workspace's
+// catalogue (skills.*), by id or key; a skill a worker holds cannot be removed (409
+// skill_in_use). skills.expiring lists held skills with a validUntil on the server's clock.
+// docs/contract.md, section 7, has the rules.
 //
 // # Webhooks
 //

@@ -294,8 +294,8 @@ func TestSkillsExpiringWindow(t *testing.T) {
 	}
 }
 
-// TestRoutingRefusals: a worker ip or a CIDR that does not parse and a validUntil that is not
-// a day are 4xx and change nothing.
+// TestRoutingRefusals: a worker ip or a CIDR that does not parse is a 4xx and changes
+// nothing, and an assignment to a worker the rules exclude is refused.
 func TestRoutingRefusals(t *testing.T) {
 	t.Parallel()
 	f := newRoutingFixture(t)
@@ -310,6 +310,17 @@ func TestRoutingRefusals(t *testing.T) {
 	assert.ErrorIs(t, err, taskrouting.ErrNotFound)
 	_, err = f.c.Tasks.Get(ctx, "job")
 	assert.ErrorIs(t, err, taskrouting.ErrNotFound)
+
+	// An assignment keeps the routing rules, forced or not.
+	f.worker(t, taskrouting.UpsertWorkerParams{ID: "ben"})
+	_, err = f.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "red-job", Tags: []string{"repair"}, TeamID: f.red.ID})
+	require.NoError(t, err)
+	for _, force := range []bool{false, true} {
+		_, err = f.c.Tasks.Assign(ctx, "red-job", taskrouting.AssignTaskParams{WorkerID: "ben", Force: force})
+		assertCode(t, err, 409, "invalid_state")
+		assert.ErrorContains(t, err, "notInTeam")
+	}
+	assert.Empty(t, f.holder(t, "red-job"))
 }
 
 func assertCode(t *testing.T, err error, status int, code string) {

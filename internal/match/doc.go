@@ -25,6 +25,15 @@
 // (descending), then first queued, then creation order. Best-match scores the sum of the task tags'
 // weights times the learning factor 1 + 0.5 × mean(tanh(meanReward/2)).
 //
+// Routing inputs beyond tags (routing.go): a task's TaskRouting (required skills with a
+// minimum level, a team, a preferred team, a location with a distance limit, requireGeo,
+// allowed CIDR ranges) against a worker's WorkerRouting (skills with levels, weights and an
+// end, teams, location and travel limit, ip). A failing rule makes the worker ineligible with
+// its own reason kind; required skills and the preferred team add to the score. A task without
+// TaskRouting never runs this code; one with skills or a preferred team takes the plain scan of
+// its rarest tag's ready carriers, as the ordered walk's bound does not cover those scores. A
+// queued task with routing rules is skipped, like a veto, by a freed worker it does not suit.
+//
 // The engine stores but does not enforce sla and schedule: those ride in TaskInput.Extra.
 //
 // # Indexes and their cost
