@@ -348,15 +348,3 @@ func TestRoutingBadInput(t *testing.T) {
 		t.Errorf("bad input left tasks")
 	}
 }
-
-func TestExpiringSkills(t *testing.T) {
-	h := newHarness(t, Config{})
-	d1, d2 := t0.Add(48*time.Hour), t0.Add(24*time.Hour)
-	h.workerIn(WorkerInput{ID: "b", Routing: skills(WorkerSkill{ID: "s1", Level: 1, ValidUntil: d1}, WorkerSkill{ID: "s2", Level: 1})})
-	h.workerIn(WorkerInput{ID: "a", Routing: skills(WorkerSkill{ID: "s1", Level: 1, ValidUntil: d2}, WorkerSkill{ID: "s3", Level: 1, ValidUntil: t0.Add(90 * 24 * time.Hour)})})
-	got := h.e.ExpiringSkills(t0.Add(30 * 24 * time.Hour))
-	want := []ExpiringSkill{{WorkerID: "a", SkillID: "s1", ValidUntil: d2}, {WorkerID: "b", SkillID: "s1", ValidUntil: d1}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-}
