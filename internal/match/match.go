@@ -132,14 +132,13 @@ func (e *Engine) check(w *worker, s *spec, state bool, rs *[]Reason) (bool, floa
 	if !ok && !explain {
 		return false, 0
 	}
+	// Routing rules (routing.go) come after the cheaper tag checks when nothing is explained,
+	// so a worker lacking a tag costs no routing lookup; an explanation lists them first.
 	var bonus float64
-	if s.rt != nil {
+	if s.rt != nil && explain {
 		var rok bool
 		if rok, bonus = e.checkRouting(w, s.rt, rs); !rok {
 			ok = false
-			if !explain {
-				return false, 0
-			}
 		}
 	}
 	if !explain && !e.cfg.AnyTagEligibility && len(w.patterns) == 0 && len(w.lit) == 0 {
@@ -147,7 +146,14 @@ func (e *Engine) check(w *worker, s *spec, state bool, rs *[]Reason) (bool, floa
 		if !ok {
 			return false, 0
 		}
-		return true, score + bonus
+		if s.rt != nil {
+			rok, bonus := e.checkRouting(w, s.rt, nil)
+			if !rok {
+				return false, 0
+			}
+			score += bonus
+		}
+		return true, score
 	}
 	score := 0.0
 	carriedAny := false
@@ -206,6 +212,13 @@ func (e *Engine) check(w *worker, s *spec, state bool, rs *[]Reason) (bool, floa
 		if explain {
 			*rs = append(*rs, Reason{Kind: ReasonLearningBoost, Boost: f, Shadow: !e.learningApplies()})
 		}
+	}
+	if s.rt != nil && !explain {
+		rok, b := e.checkRouting(w, s.rt, nil)
+		if !rok {
+			return false, 0
+		}
+		bonus = b
 	}
 	score += bonus
 	if e.cfg.Mode == ModeBalanced {
@@ -403,11 +416,13 @@ func (e *Engine) bestWorker(t *task) *worker {
 	// allocate.
 	sc.spec = e.taskSpec(t)
 	s := &sc.spec
-	// Routing scores (skills, preferred team) are not in the ready heaps' bounds, so such a
-	// task takes the plain scan of the rarest tag's ready carriers.
-	if e.cfg.Mode == ModeBestMatch && !e.cfg.AnyTagEligibility && !e.fullScan && !s.rt.scores() {
+	if e.cfg.Mode == ModeBestMatch && !e.cfg.AnyTagEligibility && !e.fullScan {
 		if rarest, known := e.rarestTag(s, func(id int32) int { return len(e.ready[id].items) }); known {
-			e.bestWorkerOrdered(s, rarest, sc)
+			if s.rt.scores() {
+				e.bestWorkerMasked(s, rarest, sc) // routing.go
+			} else {
+				e.bestWorkerOrdered(s, rarest, sc)
+			}
 			if len(sc.top) == 0 {
 				return nil
 			}

@@ -338,3 +338,29 @@ func (e *Engine) setRouting(w *worker, r *WorkerRouting) {
 	}
 	w.rt = cloneWorkerRouting(r)
 }
+
+// bestWorkerMasked is bestWorkerOrdered for a task whose routing rules add to the score
+// (required skills, a preferred team): the heap's bounds do not cover those scores, so it
+// examines every ready carrier of the rarest tag, in heap order, skipping by the tag mask
+// those that lack a task tag without touching the worker.
+func (e *Engine) bestWorkerMasked(s *spec, rarest int32, sc *scanResult) {
+	for _, w := range e.readyPat.items {
+		if !hasID(w.carried, rarest) {
+			e.examine(s, w, sc)
+		}
+	}
+	var need uint64
+	for _, id := range s.tags {
+		need |= tagBit(id)
+	}
+	h := e.ready[rarest].items
+	for i := range h {
+		if need&^h[i].mask != 0 {
+			if len(sc.inelig) < sc.limit {
+				sc.inelig = append(sc.inelig, h[i].w)
+			}
+			continue
+		}
+		e.examine(s, h[i].w, sc)
+	}
+}
