@@ -14,31 +14,46 @@ import (
 // network"): this file turns a task's and a worker's platform members into the matcher's
 // TaskRouting and WorkerRouting. The members are still stored and echoed as before.
 
-// decodeTaskRouting reads a task's (or a suggest-workers body's) routing members; the
-// schema has already held them to their types and limits. It returns nil when none is
-// sent. Skill and team references are resolved later, against the workspace.
-func decodeTaskRouting(o *object) (*match.TaskRouting, *apiError) {
-	r := &match.TaskRouting{}
-	if raw, ok := o.get("requiredSkills"); ok {
-		var in []struct {
-			SkillID  string  `json:"skillId"`
-			MinLevel float64 `json:"minLevel"`
-		}
-		if err := json.Unmarshal(raw, &in); err != nil {
-			return nil, validationf("%s must be a list of {skillId, minLevel}", o.at("requiredSkills"))
-		}
-		for i, s := range in {
-			if s.MinLevel != float64(int(s.MinLevel)) {
-				return nil, validationf("%s/%d/minLevel must be integer", o.at("requiredSkills"), i)
-			}
-			r.RequiredSkills = append(r.RequiredSkills, match.RequiredSkill{ID: s.SkillID, MinLevel: int(s.MinLevel)})
-		}
+// taskRoutingRaw holds a task's (or a suggest-workers body's) routing members as sent.
+type taskRoutingRaw struct {
+	RequiredSkills, Latitude, Longitude, MaxDistanceKm, RequireGeo, AllowedCidrs, TeamID, PreferTeamID json.RawMessage
+}
+
+// present decodes one member into v; false when it is absent or null.
+func present(raw json.RawMessage, v any) (bool, *apiError) {
+	if raw == nil || isNull(raw) {
+		return false, nil
 	}
-	lat, hasLat, err := o.number("latitude")
+	if err := decodeBody(raw, v); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// decodeTaskRouting reads the routing members; the schema has already held them to their
+// types and limits. It returns nil when none is sent. Skill and team references are
+// resolved later, against the workspace.
+func decodeTaskRouting(m taskRoutingRaw) (*match.TaskRouting, *apiError) {
+	r := &match.TaskRouting{}
+	var skills []struct {
+		SkillID  string  `json:"skillId"`
+		MinLevel float64 `json:"minLevel"`
+	}
+	if _, err := present(m.RequiredSkills, &skills); err != nil {
+		return nil, err
+	}
+	for i, s := range skills {
+		if s.MinLevel != float64(int(s.MinLevel)) {
+			return nil, validationf("body/requiredSkills/%d/minLevel must be integer", i)
+		}
+		r.RequiredSkills = append(r.RequiredSkills, match.RequiredSkill{ID: s.SkillID, MinLevel: int(s.MinLevel)})
+	}
+	var lat, lng float64
+	hasLat, err := present(m.Latitude, &lat)
 	if err != nil {
 		return nil, err
 	}
-	lng, hasLng, err := o.number("longitude")
+	hasLng, err := present(m.Longitude, &lng)
 	if err != nil {
 		return nil, err
 	}
@@ -48,38 +63,31 @@ func decodeTaskRouting(o *object) (*match.TaskRouting, *apiError) {
 	if hasLat {
 		r.Geo = &match.GeoPoint{Lat: lat, Lng: lng}
 	}
-	if d, ok, err := o.number("maxDistanceKm"); err != nil {
+	var d float64
+	if ok, err := present(m.MaxDistanceKm, &d); err != nil {
 		return nil, err
 	} else if ok {
 		r.MaxDistanceKm = &d
 	}
-	if b, ok, err := o.boolean("requireGeo"); err != nil {
+	if _, err := present(m.RequireGeo, &r.RequireGeo); err != nil {
 		return nil, err
-	} else if ok {
-		r.RequireGeo = b
 	}
-	if raw, ok := o.get("allowedCidrs"); ok {
-		var in []string
-		if err := json.Unmarshal(raw, &in); err != nil {
-			return nil, validationf("%s must be array of strings", o.at("allowedCidrs"))
-		}
-		for i, s := range in {
-			p, ok := parsePrefix(s)
-			if !ok {
-				return nil, invalidBodyf("%s/%d is not a CIDR range or an IP address: %s", o.at("allowedCidrs"), i, s)
-			}
-			r.AllowedCIDRs = append(r.AllowedCIDRs, p)
-		}
+	var cidrs []string
+	if _, err := present(m.AllowedCidrs, &cidrs); err != nil {
+		return nil, err
 	}
-	for _, f := range []struct {
-		name string
-		to   *string
-	}{{"teamId", &r.TeamID}, {"preferTeamId", &r.PreferTeamID}} {
-		if s, ok, err := o.str(f.name, 0, 64); err != nil {
-			return nil, err
-		} else if ok {
-			*f.to = s
+	for i, s := range cidrs {
+		p, ok := parsePrefix(s)
+		if !ok {
+			return nil, invalidBodyf("body/allowedCidrs/%d is not a CIDR range or an IP address: %s", i, s)
 		}
+		r.AllowedCIDRs = append(r.AllowedCIDRs, p)
+	}
+	if _, err := present(m.TeamID, &r.TeamID); err != nil {
+		return nil, err
+	}
+	if _, err := present(m.PreferTeamID, &r.PreferTeamID); err != nil {
+		return nil, err
 	}
 	if r.TeamID == "" && r.PreferTeamID == "" && r.Geo == nil && !r.RequireGeo && r.MaxDistanceKm == nil &&
 		len(r.RequiredSkills) == 0 && len(r.AllowedCIDRs) == 0 {
@@ -202,10 +210,22 @@ func (t *team) memberIDs() []string {
 	return out
 }
 
-// checkSkillDay holds a skill's validUntil to a calendar day.
-func checkSkillDay(path, s string) *apiError {
-	if _, err := time.Parse(time.DateOnly, s); err != nil {
-		return validationf("%s must be a date (YYYY-MM-DD)", path)
+// checkSkillDays holds each skill's validUntil to a calendar day (the schema only checks
+// its digits).
+func checkSkillDays(raw json.RawMessage) *apiError {
+	var skills []struct {
+		ValidUntil string `json:"validUntil"`
+	}
+	if ok, err := present(raw, &skills); err != nil || !ok {
+		return err
+	}
+	for i, s := range skills {
+		if s.ValidUntil == "" {
+			continue
+		}
+		if _, err := time.Parse(time.DateOnly, s.ValidUntil); err != nil {
+			return validationf("body/skills/%d/validUntil must be a date (YYYY-MM-DD)", i)
+		}
 	}
 	return nil
 }
