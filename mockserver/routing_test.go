@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,6 +22,7 @@ import (
 // routingFixture is a server with a skill catalogue entry (key "spanish") and two teams.
 type routingFixture struct {
 	c          *taskrouting.Client
+	srv        *mockserver.Server
 	clk        *mockserver.ManualClock
 	skill      *taskrouting.Skill
 	red, night *taskrouting.Team
@@ -31,7 +35,7 @@ func newRoutingFixture(t *testing.T) *routingFixture {
 	srv := mockserver.Start(t, mockserver.WithClock(clk))
 	c := newClient(t, srv, srv.APIKey())
 	ctx := context.Background()
-	f := &routingFixture{c: c, clk: clk}
+	f := &routingFixture{c: c, srv: srv, clk: clk}
 	var err error
 	f.skill, err = c.Skills.Create(ctx, taskrouting.CreateSkillParams{Key: "spanish", Name: "Spanish"})
 	require.NoError(t, err)
@@ -294,8 +298,8 @@ func TestSkillsExpiringWindow(t *testing.T) {
 	}
 }
 
-// TestRoutingRefusals: a worker ip or a CIDR that does not parse is a 4xx and changes
-// nothing, and an assignment to a worker the rules exclude is refused.
+// TestRoutingRefusals: a worker ip, a CIDR or a skill's validUntil that does not parse is a
+// 4xx and changes nothing, and an assignment to a worker the rules exclude is refused.
 func TestRoutingRefusals(t *testing.T) {
 	t.Parallel()
 	f := newRoutingFixture(t)
@@ -306,6 +310,19 @@ func TestRoutingRefusals(t *testing.T) {
 	assertCode(t, err, 400, "invalid_body")
 	_, err = f.c.Tasks.SuggestWorkers(ctx, taskrouting.SuggestWorkersParams{Tags: []string{"repair"}, AllowedCIDRs: []string{"ten"}})
 	assertCode(t, err, 400, "invalid_body")
+	// The client refuses a day that is not one; the server does too.
+	_, err = f.c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "ana", Skills: []taskrouting.SkillAssignment{{SkillID: "spanish", Level: 1, ValidUntil: "2026-13-45"}}})
+	var pe *taskrouting.ParamError
+	assert.ErrorAs(t, err, &pe)
+	req, _ := http.NewRequest("POST", f.srv.URL()+"/workers", strings.NewReader(`{"id":"ana","skills":[{"skillId":"spanish","level":1,"validUntil":"2026-13-45"}]}`))
+	req.Header.Set("Authorization", "Bearer "+f.srv.APIKey())
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, 400, resp.StatusCode)
+	assert.Contains(t, string(raw), "validation_failed")
 	_, err = f.c.Workers.Get(ctx, "ana")
 	assert.ErrorIs(t, err, taskrouting.ErrNotFound)
 	_, err = f.c.Tasks.Get(ctx, "job")
