@@ -285,13 +285,3 @@ func roundKm(d float64) float64 {
 	v, _ := strconv.ParseFloat(strconv.FormatFloat(d, 'f', 3, 64), 64)
 	return v
 }
-
-// scoreOnly reports the reason kinds that add to a score rather than exclude.
-func scoreOnly(k match.ReasonKind) bool {
-	switch k {
-	case match.ReasonTagWeight, match.ReasonLearningBoost, match.ReasonLoadPenalty,
-		match.ReasonSkillWeight, match.ReasonPreferredTeam:
-		return true
-	}
-	return false
-}
