@@ -3,6 +3,7 @@ package match
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -329,5 +330,25 @@ func TestAckAndFail(t *testing.T) {
 	}
 	if _, err := r.e.CancelTask(t0.Add(time.Hour), "t1"); !errors.Is(err, ErrInvalidState) {
 		t.Errorf("failed is terminal: %v", err)
+	}
+}
+
+// TestPropertyReachesClocks guards the property walk itself: it must take every clock
+// transition, or its invariants say nothing about them.
+func TestPropertyReachesClocks(t *testing.T) {
+	p, err := runPropertyLog(Config{}, propSeed(t), 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := p.events.String()
+	for _, k := range []EventKind{EventTaskParked, EventTaskUnparked, EventTaskFailed, EventTaskEscalated, EventTaskDropped, EventTaskQueued} {
+		if !strings.Contains(log, "Kind:"+string(k)+" ") {
+			t.Errorf("the walk never emits %s", k)
+		}
+	}
+	for _, reason := range []string{"sla", "maxRejections", "escalation", "schedule", "ack"} {
+		if !strings.Contains(log, "Reason:"+reason+" ") {
+			t.Errorf("the walk never emits reason %s", reason)
+		}
 	}
 }
