@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/taskrouting/taskrouting-go/internal/match"
 )
 
 // route is one operation of api/openapi.json, bound by its operation id (TestRoutesMatchContract
@@ -52,6 +54,12 @@ func newRoutes() []route {
 		{opID: "workers.remove", method: http.MethodDelete, pattern: "/workers/{}", prepare: prepRemoveWorker},
 		{opID: "decisions.list", method: http.MethodGet, pattern: "/decisions", query: []string{"taskId", "workerId", "limit"}, prepare: prepListDecisions},
 		{opID: "tasks.assign", method: http.MethodPost, pattern: "/tasks/{}/assign", hasBody: true, prepare: prepAssign},
+		{opID: "tasks.fail", method: http.MethodPost, pattern: "/tasks/{}/fail", hasBody: true, prepare: prepFail},
+		{opID: "tasks.ack", method: http.MethodPost, pattern: "/tasks/{}/ack", hasBody: true, prepare: prepAck},
+		{opID: "tasks.escalate", method: http.MethodPost, pattern: "/tasks/{}/escalate", hasBody: true, prepare: prepEscalate},
+		{opID: "tasks.unpark", method: http.MethodPost, pattern: "/tasks/{}/unpark", hasBody: true, prepare: prepUnpark},
+		{opID: "tasks.parked", method: http.MethodGet, pattern: "/tasks/parked", prepare: prepTasksWithStatus(match.StatusParked)},
+		{opID: "tasks.scheduled", method: http.MethodGet, pattern: "/tasks/scheduled", prepare: prepTasksWithStatus(match.StatusScheduled)},
 		{opID: "tasks.update", aliases: []string{"tasks.setPriority"}, method: http.MethodPatch, pattern: "/tasks/{}", hasBody: true, prepare: prepUpdateTask},
 		{opID: "tasks.suggestWorkers", method: http.MethodPost, pattern: "/tasks/suggest-workers", hasBody: true, prepare: prepSuggestWorkers},
 		{opID: "learning.status", method: http.MethodGet, pattern: "/learning/status", prepare: prepLearningStatus},

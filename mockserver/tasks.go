@@ -127,6 +127,9 @@ func decodeTaskInput(o *object) (match.TaskInput, *apiError) {
 	if x.schedule, err = decodeSchedule(o); err != nil {
 		return in, err
 	}
+	if in.Clocks, err = decodeClocks(x); err != nil {
+		return in, err
+	}
 	for _, name := range opaqueTaskMembers() {
 		if v, ok := o.anyValue(name); ok {
 			if x.others == nil {
@@ -169,8 +172,8 @@ func decodeEscalation(o *object) (*match.Escalation, json.RawMessage, *apiError)
 	return esc, raw, nil
 }
 
-// decodeSLA checks the SLA members the platform defines; the server stores the object but
-// does not act on it (see the package documentation).
+// decodeSLA checks the SLA members the platform defines; decodeClocks reads the ones the
+// matcher enforces.
 func decodeSLA(o *object) (json.RawMessage, *apiError) {
 	raw, present, err := o.anyObject("sla", true)
 	if err != nil || !present || isNull(raw) {

@@ -96,7 +96,7 @@ func (ws *workspace) newID(prefix string) string {
 func (ws *workspace) publish(res match.Result) {
 	for _, ev := range res.Events {
 		switch ev.Kind {
-		case match.EventTaskCompleted, match.EventTaskCancelled:
+		case match.EventTaskCompleted, match.EventTaskCancelled, match.EventTaskFailed, match.EventTaskDropped:
 			ws.openTasks--
 		}
 		ws.unpublished = append(ws.unpublished, toEvent(ev))
