@@ -211,8 +211,11 @@ func (ws *workspace) unpark(now time.Time, taskID string, opts match.UnparkOptio
 	}
 	// Usually queued (the platform's answer); a clock that was not reset and is already
 	// over parks or drops the task again at once, and the answer says so.
-	t, _ := ws.engine.Task(taskID)
-	return http.StatusOK, taskRef{ID: taskID, Status: string(t.Status)}, nil
+	status := match.StatusQueued
+	if t, _ := ws.engine.Task(taskID); t.Status == match.StatusParked || t.Status.Terminal() {
+		status = t.Status
+	}
+	return http.StatusOK, taskRef{ID: taskID, Status: string(status)}, nil
 }
 
 type taskSet struct {
