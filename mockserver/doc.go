@@ -59,11 +59,18 @@
 //     a tag not in tags; schedule.notAfter before notBefore.
 //   - Validation is complete before the workspace is touched: a refused request changes no
 //     state, not even the idempotency store.
-//   - State (409): task_exists, invalid_state (accept, reject, complete, cancel, assign or
-//     priority that does not fit the task's state or worker), worker_backlog_full (assign
+//   - State (409): task_exists, invalid_state (accept, reject, complete, cancel, assign,
+//     priority, ack, fail, escalate or unpark that does not fit the task's state or worker), worker_backlog_full (assign
 //     without force), idempotency_conflict.
 //   - Matching as docs/contract.md section 7 says: eligibility, vetoes, rejection, capacity, thresholds, task
 //     order, modes, learning, offer expiry (escalation.respondWithinMs and onNoResponse).
+//   - Task clocks on the server's clock, as docs/contract.md section 7 says: sla.expireAfterMs
+//     (onExpire drop or park), sla.maxRejections (onMaxRejections park, fail or keep),
+//     schedule.notBefore (the task waits as scheduled and is never offered before) and
+//     notAfter (onMiss drop or park), and the escalation ladder (maxEscalations,
+//     priorityBoost, onExhausted). Parked tasks come back with tasks.unpark; GET
+//     /tasks/parked and /tasks/scheduled list them. sla.completeWithinMs and escalation
+//     tiers are stored, not enforced.
 //   - Idempotency: a POST repeating an Idempotency-Key with the same method, path and bytes
 //     within 24 hours of server time gets the first answer back (with Idempotent-Replayed:
 //     true) and nothing runs again; the same key with anything else is 409. Only successful
