@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/json"
+	"math"
 	"net/http"
 	"time"
 
@@ -13,79 +14,60 @@ import (
 // scheduled states: tasks.fail, tasks.ack, tasks.escalate, tasks.unpark, tasks.parked and
 // tasks.scheduled.
 
-// decodeClocks reads the enforced members of the stored sla, schedule and escalation
-// objects (already checked by decodeSLA, decodeSchedule and decodeEscalation) and checks
-// the ones those leave alone. Nil when the task has none.
-func decodeClocks(x *taskExtra) (*match.Clocks, *apiError) {
+// decodeClocks reads the members of sla, schedule and escalation the matcher enforces
+// (the schema has checked their types, ranges and enums). Nil when the task has none.
+func decodeClocks(sla, schedule, escalation json.RawMessage) (*match.Clocks, *apiError) {
 	var c match.Clocks
-	if len(x.sla) > 0 && !isNull(x.sla) {
-		sub, err := toObject("body/sla", x.sla, nil)
-		if err != nil {
+	if sla != nil && !isNull(sla) {
+		var b struct {
+			ExpireAfterMs   float64 `json:"expireAfterMs"`
+			OnExpire        string  `json:"onExpire"`
+			MaxRejections   float64 `json:"maxRejections"`
+			OnMaxRejections string  `json:"onMaxRejections"`
+		}
+		if err := decodeBody(sla, &b); err != nil {
 			return nil, err
 		}
-		if ms, ok, err := sub.integer("expireAfterMs", 1, 1<<53); err != nil {
-			return nil, err
-		} else if ok {
-			c.ExpireAfter = time.Duration(ms) * time.Millisecond
-		}
-		if c.OnExpire, err = action(sub, "onExpire", "body/sla/onExpire", match.ActionDrop, match.ActionPark); err != nil {
-			return nil, err
-		}
-		if n, ok, err := sub.integer("maxRejections", 1, 100); err != nil {
-			return nil, err
-		} else if ok {
-			c.MaxRejections = int(n)
-		}
-		if c.OnMaxRejections, err = action(sub, "onMaxRejections", "body/sla/onMaxRejections", match.ActionPark, match.ActionFail, match.ActionKeep); err != nil {
-			return nil, err
-		}
+		c.ExpireAfter = time.Duration(b.ExpireAfterMs * float64(time.Millisecond))
+		c.OnExpire = match.ClockAction(b.OnExpire)
+		// A fractional budget is spent by the first whole rejection that reaches it.
+		c.MaxRejections = int(math.Ceil(b.MaxRejections))
+		c.OnMaxRejections = match.ClockAction(b.OnMaxRejections)
 	}
-	if len(x.schedule) > 0 && !isNull(x.schedule) {
-		sub, err := toObject("body/schedule", x.schedule, nil)
-		if err != nil {
+	if schedule != nil && !isNull(schedule) {
+		var b struct {
+			NotBefore, NotAfter *float64
+			OnMiss              string `json:"onMiss"`
+		}
+		if err := decodeBody(schedule, &b); err != nil {
 			return nil, err
 		}
-		if ms, ok, err := sub.integer("notBefore", 0, 1<<53); err != nil {
-			return nil, err
-		} else if ok {
-			c.NotBefore = time.UnixMilli(ms)
+		if b.NotBefore != nil {
+			c.NotBefore = time.UnixMilli(int64(*b.NotBefore))
 		}
-		if ms, ok, err := sub.integer("notAfter", 0, 1<<53); err != nil {
-			return nil, err
-		} else if ok {
-			c.NotAfter = time.UnixMilli(ms)
+		if b.NotAfter != nil {
+			c.NotAfter = time.UnixMilli(int64(*b.NotAfter))
 		}
-		if c.OnMiss, err = action(sub, "onMiss", "body/schedule/onMiss", match.ActionDrop, match.ActionPark); err != nil {
-			return nil, err
-		}
+		c.OnMiss = match.ClockAction(b.OnMiss)
 	}
-	if len(x.escalation) > 0 && !isNull(x.escalation) {
-		sub, err := toObject("body/escalation", x.escalation, nil)
-		if err != nil {
+	if escalation != nil && !isNull(escalation) {
+		var b struct {
+			PriorityBoost  float64         `json:"priorityBoost"`
+			Tiers          json.RawMessage `json:"tiers"`
+			MaxEscalations *float64        `json:"maxEscalations"`
+			OnExhausted    string          `json:"onExhausted"`
+		}
+		if err := decodeBody(escalation, &b); err != nil {
 			return nil, err
 		}
-		if n, ok, err := sub.integer("maxEscalations", 0, 8); err != nil {
-			return nil, err
-		} else if ok {
-			m := int(n)
+		if b.MaxEscalations != nil {
+			m := int(*b.MaxEscalations)
 			c.MaxEscalations = &m
-			c.Ladder = true
 		}
-		if c.OnExhausted, err = action(sub, "onExhausted", "body/escalation/onExhausted", match.ActionQueue, match.ActionPark); err != nil {
-			return nil, err
-		}
-		if boost, ok, err := sub.number("priorityBoost"); err != nil {
-			return nil, err
-		} else if ok {
-			c.PriorityBoost = boost
-			c.Ladder = true
-		}
-		if _, ok := sub.get("tiers"); ok {
-			c.Ladder = true // the tiers themselves are stored, not enforced
-		}
-		if c.OnExhausted != "" {
-			c.Ladder = true
-		}
+		c.PriorityBoost = b.PriorityBoost
+		c.OnExhausted = match.ClockAction(b.OnExhausted)
+		// Any member of the ladder makes one; the tiers themselves are stored, not enforced.
+		c.Ladder = b.MaxEscalations != nil || b.PriorityBoost != 0 || b.Tiers != nil || b.OnExhausted != ""
 	}
 	if c == (match.Clocks{}) {
 		return nil, nil
@@ -93,33 +75,16 @@ func decodeClocks(x *taskExtra) (*match.Clocks, *apiError) {
 	return &c, nil
 }
 
-// action reads an optional enum member naming a clock action.
-func action(o *object, name, path string, allowed ...match.ClockAction) (match.ClockAction, *apiError) {
-	s, ok, err := o.str(name, 0, 0)
-	if err != nil || !ok {
-		return "", err
-	}
-	names := make([]string, len(allowed))
-	for i, a := range allowed {
-		if s == string(a) {
-			return a, nil
-		}
-		names[i] = string(a)
-	}
-	return "", enumf(path, names...)
-}
-
 // prepFail is POST /tasks/{id}/fail: the accepting worker gives the task up for good.
 func prepFail(r *request) (op, *apiError) {
-	o, workerID, err := workerIDBody(r, "reason")
-	if err != nil {
+	var b struct {
+		WorkerID string `json:"workerId"`
+		Reason   string `json:"reason"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	reason, _, err := o.str("reason", 0, 0)
-	if err != nil {
-		return nil, err
-	}
-	taskID := r.params[0]
+	workerID, reason, taskID := b.WorkerID, b.Reason, r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		res, err := ws.engine.Fail(now, taskID, workerID, reason)
 		ws.publish(res)
@@ -133,11 +98,11 @@ func prepFail(r *request) (op, *apiError) {
 // prepAck is POST /tasks/{id}/ack: the offered worker stops the response clock; the task is
 // accepted, as the platform's answer says.
 func prepAck(r *request) (op, *apiError) {
-	_, workerID, err := workerIDBody(r)
+	b, err := decodeTaskAction(r)
 	if err != nil {
 		return nil, err
 	}
-	taskID := r.params[0]
+	workerID, taskID := b.WorkerID, r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		res, err := ws.engine.Ack(now, taskID, workerID)
 		ws.publish(res)
@@ -158,17 +123,11 @@ type escalateAnswer struct {
 // prepEscalate is POST /tasks/{id}/escalate with an optional {workerId}: one step up the
 // task's ladder; past the last step the task parks (escalated false, parked true).
 func prepEscalate(r *request) (op, *apiError) {
-	var workerID string
-	if len(r.body) > 0 {
-		o, err := parseBody(r.body, "workerId")
-		if err != nil {
-			return nil, err
-		}
-		if workerID, _, err = o.id("workerId"); err != nil {
-			return nil, err
-		}
+	b, err := decodeTaskAction(r) // the body is optional: absent, workerId is ""
+	if err != nil {
+		return nil, err
 	}
-	taskID := r.params[0]
+	workerID, taskID := b.WorkerID, r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		er, err := ws.engine.Escalate(now, taskID, workerID)
 		ws.publish(er.Result)
@@ -181,19 +140,15 @@ func prepEscalate(r *request) (op, *apiError) {
 
 // prepUnpark is POST /tasks/{id}/unpark with the clock resets.
 func prepUnpark(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "resetEscalation", "resetSla", "resetSchedule")
-	if err != nil {
+	var b struct {
+		ResetEscalation bool `json:"resetEscalation"`
+		ResetSLA        bool `json:"resetSla"`
+		ResetSchedule   bool `json:"resetSchedule"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	var opts match.UnparkOptions
-	for _, f := range []struct {
-		name string
-		dst  *bool
-	}{{"resetEscalation", &opts.ResetEscalation}, {"resetSla", &opts.ResetSLA}, {"resetSchedule", &opts.ResetSchedule}} {
-		if *f.dst, _, err = o.boolean(f.name); err != nil {
-			return nil, err
-		}
-	}
+	opts := match.UnparkOptions{ResetEscalation: b.ResetEscalation, ResetSLA: b.ResetSLA, ResetSchedule: b.ResetSchedule}
 	taskID := r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		return ws.unpark(now, taskID, opts)
