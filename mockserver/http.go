@@ -270,7 +270,7 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 	if !req.workerPlane {
 		quotaHeaders(ws, s.cfg.limits, now, resp.header)
 	}
-	if ws.flush(s.deliver) {
+	if ws.flush(s.deliver) || ws.timersMoved() {
 		s.nudge()
 	}
 	return resp

@@ -14,6 +14,9 @@ import (
 type notificationStore struct {
 	channels  []*notifyChannel
 	sequences []*notifySequence
+	pending   []pendingNotice // sequence steps waiting for their time (notifyfire.go)
+	noticeSeq uint64
+	moved     bool
 }
 
 // notifyChannel is one channel as stored. secret is kept (a rotation replaces it) and never
