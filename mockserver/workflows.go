@@ -41,9 +41,9 @@ type flowStep struct {
 }
 
 type flowStepInput struct {
-	ID                 string          `json:"id"`
-	Name               string          `json:"name"`
-	TaskType           string          `json:"taskType"`
+	ID                 string `json:"id"`
+	Name               string `json:"name"`
+	TaskType           string `json:"taskType"`
 	AssignmentTemplate *struct {
 		Tags     []string `json:"tags"`
 		Priority *float64 `json:"priority"`
