@@ -201,7 +201,9 @@ func (s *Server) handle(r *http.Request) (response, []byte) {
 		ws.mu.Unlock()
 		return resp, body
 	}
-	return s.exec(ws, req, run), body
+	resp := s.exec(ws, req, run)
+	s.sendDueNotices(ws)
+	return resp, body
 }
 
 func (s *Server) authenticate(r *http.Request) *workspace {

@@ -272,3 +272,17 @@ func (ws *workspace) timersMoved() bool {
 	ws.flows.moved, ws.notify.moved = false, false
 	return moved
 }
+
+// sendDueNotices sends the notifications already due after a request (a step with no
+// offset fires with its trigger), once the workspace lock is released: a receiver may call
+// back into the API.
+func (s *Server) sendDueNotices(ws *workspace) {
+	ws.mu.Lock()
+	now := s.clock.Now()
+	var out []outgoingNotice
+	if len(ws.notify.pending) > 0 {
+		out = ws.takeDueNotices(now)
+	}
+	ws.mu.Unlock()
+	s.notes.send(out, now)
+}
