@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -227,4 +228,87 @@ func TestWorkflowSaveChecksTheGraph(t *testing.T) {
 	assert.ErrorIs(t, err, taskrouting.ErrNotFound)
 	_, err = c.Runs.Get(ctx, run.ID)
 	assert.NoError(t, err, "runs outlive their definition")
+}
+
+// TestWorkflowFailurePolicies: continue goes on past a failed step, retry enters it again
+// up to maxRetries times and then fails the run.
+func TestWorkflowFailurePolicies(t *testing.T) {
+	t.Parallel()
+	srv := mockserver.Start(t, mockserver.WithClock(mockserver.NewManualClock(time.UnixMilli(1763700000000))))
+	c := newClient(t, srv, srv.APIKey())
+	ctx := context.Background()
+	_, err := c.Workflows.Save(ctx, "wf", taskrouting.SaveWorkflowParams{Name: "Policies", Steps: []taskrouting.WorkflowStep{
+		{ID: "soft", Name: "Soft", TaskType: "external", FailurePolicy: "continue", DefaultNextStepID: "hard"},
+		{ID: "hard", Name: "Hard", TaskType: "external", FailurePolicy: "retry", MaxRetries: taskrouting.Ptr(1)},
+	}})
+	require.NoError(t, err)
+	run, err := c.Workflows.Run(ctx, "wf", taskrouting.StartRunParams{})
+	require.NoError(t, err)
+
+	got, err := c.Runs.FailStep(ctx, run.ID, "soft", "")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"active", "hard"}, []string{got.Status, got.CurrentStepID}, "continue")
+	got, err = c.Runs.FailStep(ctx, run.ID, "hard", "first")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"active", "hard"}, []string{got.Status, got.CurrentStepID}, "one retry")
+	got, err = c.Runs.FailStep(ctx, run.ID, "hard", "second")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"failed", ""}, []string{got.Status, got.CurrentStepID}, "retries used up")
+	view, err := c.Runs.Steps(ctx, run.ID)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"error": "second"}, view.Steps[1].Result, "the latest outcome")
+	_, err = c.Runs.CompleteStep(ctx, run.ID, "hard", nil)
+	assert.ErrorIs(t, err, taskrouting.ErrInvalidState, "a run already over")
+}
+
+// TestWorkflowsStayInTheirWorkspace: another workspace's workflows and runs are 404, a
+// repeated run start under one idempotency key starts one run, and bad input changes nothing.
+func TestWorkflowsStayInTheirWorkspace(t *testing.T) {
+	t.Parallel()
+	const keyB = "sk_test_workspace_b"
+	srv := mockserver.Start(t, mockserver.WithClock(mockserver.NewManualClock(time.UnixMilli(1763700000000))), mockserver.WithExtraAPIKey(keyB))
+	a, b := newClient(t, srv, srv.APIKey()), newClient(t, srv, keyB)
+	ctx := context.Background()
+	_, err := a.Workflows.Save(ctx, "wf", taskrouting.SaveWorkflowParams{Name: "A", Steps: []taskrouting.WorkflowStep{
+		{ID: "cb", Name: "Callback", TaskType: "external"}}})
+	require.NoError(t, err)
+	run, err := a.Workflows.Run(ctx, "wf", taskrouting.StartRunParams{}, taskrouting.WithIdempotencyKey("start-1"))
+	require.NoError(t, err)
+	again, err := a.Workflows.Run(ctx, "wf", taskrouting.StartRunParams{}, taskrouting.WithIdempotencyKey("start-1"))
+	require.NoError(t, err)
+	assert.Equal(t, run.ID, again.ID, "the stored answer is replayed")
+
+	_, err = b.Workflows.Get(ctx, "wf")
+	assert.ErrorIs(t, err, taskrouting.ErrNotFound)
+	_, err = b.Runs.Get(ctx, run.ID)
+	assert.ErrorIs(t, err, taskrouting.ErrNotFound)
+	_, err = b.Runs.CompleteStep(ctx, run.ID, "cb", nil)
+	assert.ErrorIs(t, err, taskrouting.ErrNotFound)
+	_, err = b.Workflows.ListRunsPage(ctx, "wf", taskrouting.ListRunsParams{})
+	assert.ErrorIs(t, err, taskrouting.ErrNotFound)
+
+	for _, body := range []string{`{"name":"x"}`, `{"name":"x","steps":[{"id":"a"}]}`, `{"name":"x","steps":[{"id":"a","name":"a","timeoutMs":"soon"}]}`, `[]`} {
+		assert.Equal(t, http.StatusBadRequest, rawStatus(t, srv, http.MethodPut, "/workflows/wf", body), body)
+	}
+	assert.Equal(t, http.StatusBadRequest, rawStatus(t, srv, http.MethodPost, "/workflows/wf/runs", `{"unknown":1}`))
+	assert.Equal(t, http.StatusBadRequest, rawStatus(t, srv, http.MethodPost, "/workflow-runs/"+run.ID+"/steps/cb/complete", `{"data":[1]}`))
+	got, err := a.Workflows.Get(ctx, "wf")
+	require.NoError(t, err)
+	assert.Equal(t, "A", got.Name)
+	page, err := a.Runs.ListPage(ctx, taskrouting.ListRunsParams{})
+	require.NoError(t, err)
+	assert.Len(t, page.Runs, 1)
+	assert.Equal(t, "active", page.Runs[0].Status)
+}
+
+func rawStatus(t *testing.T, srv *mockserver.Server, method, path, body string) int {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL()+path, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+srv.APIKey())
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	return resp.StatusCode
 }
