@@ -170,15 +170,44 @@ type notifier struct {
 	secret  string // the server's signing secret, for a channel created without its own
 	timeout time.Duration
 
-	mu  sync.Mutex
-	log []Notification
+	// flight is held for reading by each send and for writing by pause, which so waits for
+	// the sends in progress: nothing of the old state is sent or recorded after Reset.
+	flight sync.RWMutex
+	mu     sync.Mutex
+	log    []Notification
+	gen    uint64 // Reset count; a send of notifications taken before a Reset is dropped
+	paused bool
+}
+
+// generation is read before notifications are taken from a workspace and passed to send.
+func (n *notifier) generation() uint64 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.gen
+}
+
+// pause stops new sends and waits for those in progress; reset resumes.
+func (n *notifier) pause() {
+	n.flight.Lock() // waits for the sends in progress; a send arriving meanwhile waits too
+	defer n.flight.Unlock()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.paused = true
 }
 
 // send POSTs each notification once, signed like a webhook delivery with the channel's
 // secret (else the server's), and records the outcome. Notifications go out concurrently
 // and send returns when all have an answer, so a ManualClock test sees them on return.
-func (n *notifier) send(out []outgoingNotice, at time.Time) {
+func (n *notifier) send(out []outgoingNotice, at time.Time, gen uint64) {
 	if len(out) == 0 {
+		return
+	}
+	n.flight.RLock()
+	defer n.flight.RUnlock()
+	n.mu.Lock()
+	stale := n.paused || n.gen != gen
+	n.mu.Unlock()
+	if stale {
 		return
 	}
 	done := make([]Notification, len(out))
@@ -204,7 +233,9 @@ func (n *notifier) send(out []outgoingNotice, at time.Time) {
 	wg.Wait()
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.log = append(n.log, done...)
+	if n.gen == gen {
+		n.log = append(n.log, done...)
+	}
 }
 
 func (n *notifier) post(url string, payload []byte, signature string) (int, string) {
@@ -235,7 +266,8 @@ func (n *notifier) snapshot() []Notification {
 func (n *notifier) reset() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.log = nil
+	n.log, n.paused = nil, false
+	n.gen++
 }
 
 // Notifications returns every notification sequence steps have sent so far, in the order
@@ -277,6 +309,7 @@ func (ws *workspace) timersMoved() bool {
 // offset fires with its trigger), once the workspace lock is released: a receiver may call
 // back into the API.
 func (s *Server) sendDueNotices(ws *workspace) {
+	gen := s.notes.generation()
 	ws.mu.Lock()
 	now := s.clock.Now()
 	var out []outgoingNotice
@@ -284,5 +317,5 @@ func (s *Server) sendDueNotices(ws *workspace) {
 		out = ws.takeDueNotices(now)
 	}
 	ws.mu.Unlock()
-	s.notes.send(out, now)
+	s.notes.send(out, now, gen)
 }

@@ -303,6 +303,7 @@ func (s *Server) Reset() {
 	// Stop starting attempts and wait for those in flight before closing the gate: a receiver
 	// may call back into the API, and its request must not wait behind Reset.
 	s.deliver.pause()
+	s.notes.pause()
 	s.gate.Lock()
 	defer s.gate.Unlock()
 	s.mu.Lock()
@@ -377,12 +378,13 @@ func (s *Server) nextDue() (time.Time, bool) {
 // starts due webhook attempts and, under a ManualClock, waits for them.
 func (s *Server) runDue(now time.Time) {
 	var notices []outgoingNotice
+	gen := s.notes.generation()
 	s.mu.RLock()
 	for _, k := range s.keys {
 		notices = append(notices, s.workspaces[k].tick(now, s.deliver)...)
 	}
 	s.mu.RUnlock()
-	s.notes.send(notices, now)
+	s.notes.send(notices, now, gen)
 	s.deliver.pump(now)
 	if s.manual != nil {
 		_ = s.deliver.waitFor(context.Background(), s.deliver.idleLocked)
