@@ -319,3 +319,31 @@ func (s *Server) sendDueNotices(ws *workspace) {
 	ws.mu.Unlock()
 	s.notes.send(out, now, gen)
 }
+
+// wireNotification is one entry of GET /_mock/notifications.
+type wireNotification struct {
+	ID         string          `json:"id"`
+	SequenceID string          `json:"sequenceId"`
+	ChannelID  string          `json:"channelId"`
+	URL        string          `json:"url"`
+	Event      string          `json:"event"`
+	Trigger    string          `json:"trigger"`
+	TaskID     string          `json:"taskId"`
+	DueAt      int64           `json:"dueAt"`
+	At         int64           `json:"at"`
+	Payload    json.RawMessage `json:"payload"`
+	StatusCode int             `json:"statusCode"`
+	Error      string          `json:"error,omitempty"`
+	Outcome    string          `json:"outcome"`
+}
+
+func (s *Server) adminNotifications() any {
+	ns := s.Notifications()
+	out := make([]wireNotification, len(ns))
+	for i, n := range ns {
+		out[i] = wireNotification{ID: n.ID, SequenceID: n.SequenceID, ChannelID: n.ChannelID, URL: n.URL, Event: n.EventType,
+			Trigger: n.Trigger, TaskID: n.TaskID, DueAt: n.DueAt.UnixMilli(), At: n.At.UnixMilli(), Payload: n.Payload,
+			StatusCode: n.StatusCode, Error: n.Err, Outcome: n.Outcome}
+	}
+	return map[string]any{"notifications": out}
+}

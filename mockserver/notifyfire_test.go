@@ -153,6 +153,28 @@ func TestNotificationSequenceFiresOnTheClock(t *testing.T) {
 	assert.Len(t, srv.Notifications(), 3, "task %s was matched while enabled, but the sequence was disabled before its step was due", ref2.ID)
 	assert.Len(t, ops.requests(), 2)
 
+	// Tests in other languages read the same record from the admin endpoint.
+	req, err := http.NewRequest(http.MethodGet, srv.AdminURL()+"/notifications", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+srv.APIKey())
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var admin struct {
+		Notifications []struct {
+			ID      string          `json:"id"`
+			Event   string          `json:"event"`
+			DueAt   int64           `json:"dueAt"`
+			Outcome string          `json:"outcome"`
+			Payload json.RawMessage `json:"payload"`
+		} `json:"notifications"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&admin))
+	require.Len(t, admin.Notifications, 3)
+	first := admin.Notifications[0]
+	assert.Equal(t, []any{got[0].ID, "task.expiring", due.UnixMilli(), "delivered", string(got[0].Payload)},
+		[]any{first.ID, first.Event, first.DueAt, first.Outcome, string(first.Payload)})
+
 	srv.Reset()
 	assert.Empty(t, srv.Notifications())
 }
