@@ -246,6 +246,7 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 	defer ws.mu.Unlock()
 	now := s.clock.Now()
 	ws.publish(ws.engine.Advance(now))
+	ws.timeOutRuns(now) // a step past its timeout fails before a late callback can end it
 
 	resp, replayed := s.replay(ws, req, now)
 	if !replayed {
