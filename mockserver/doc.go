@@ -3,7 +3,8 @@
 //
 // It speaks the /v1 wire contract of the hosted API: every operation of both tables (tasks,
 // workers, decisions, assign, priority, suggest-workers, learning, task context and comments,
-// notification channels and sequences, stored but not run),
+// notification channels and sequences, which fire on the server's clock, workflows and their
+// runs),
 // the error envelope {"error":{"code":..,"message":..}}, quota headers, idempotency keys and
 // signed webhooks. A deterministic reference matcher (internal/match) decides every match, so
 // the same requests at the same clock times give the same decisions.

@@ -158,12 +158,15 @@ func (ws *workspace) enterStep(run *workflowRun, id string, now time.Time) {
 		run.status, run.current = runFailed, ""
 		return
 	}
-	timeout := s.TimeoutMs
-	if timeout == nil {
-		timeout = run.def.defaultTimeoutMs
+	var timeout int64
+	switch {
+	case s.TimeoutMs != nil:
+		timeout = int64(*s.TimeoutMs)
+	case run.def.defaultTimeoutMs != nil:
+		timeout = *run.def.defaultTimeoutMs
 	}
-	if timeout != nil && *timeout > 0 {
-		run.deadline = now.Add(time.Duration(*timeout) * time.Millisecond)
+	if timeout > 0 {
+		run.deadline = now.Add(time.Duration(timeout) * time.Millisecond)
 		ws.flows.moved = true
 	}
 	switch s.kind() {
@@ -223,7 +226,7 @@ func (ws *workspace) endStep(run *workflowRun, state, taskID, workerID string, r
 		case "continue":
 			next = s.defaultNext()
 		case "retry":
-			if s.MaxRetries != nil && run.attempts[s.ID] <= *s.MaxRetries {
+			if s.MaxRetries != nil && float64(run.attempts[s.ID]) <= *s.MaxRetries {
 				next = s.ID
 				break
 			}
@@ -414,8 +417,8 @@ func prepStartRun(r *request) (op, *apiError) {
 		Context           json.RawMessage `json:"context"`
 		InitiatorWorkerID string          `json:"initiatorWorkerId"`
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, invalidBodyf("body is not a JSON object")
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
 	if len(in.Context) == 0 || string(in.Context) == "null" {
 		in.Context = json.RawMessage("{}")
@@ -557,8 +560,8 @@ func prepStepCallback(r *request, complete bool) (op, *apiError) {
 		Data  json.RawMessage `json:"data"`
 		Error *string         `json:"error"`
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, invalidBodyf("body is not a JSON object")
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
 	runID, stepID := r.params[0], r.params[1]
 	verb := "complete"

@@ -59,8 +59,8 @@ type flowStepInput struct {
 	DefaultNextStepID *string  `json:"defaultNextStepId"`
 	ParallelStepIDs   []string `json:"parallelStepIds"`
 	FailurePolicy     string   `json:"failurePolicy"`
-	MaxRetries        *int     `json:"maxRetries"`
-	TimeoutMs         *int64   `json:"timeoutMs"`
+	MaxRetries        *float64 `json:"maxRetries"` // float64: 1e3 and 1.0 are integers too
+	TimeoutMs         *float64 `json:"timeoutMs"`
 }
 
 // kind is the step's task type; a step that names none is an assignment, as on the platform.
@@ -119,8 +119,8 @@ func decodeWorkflow(id string, body []byte) (*workflowDef, *apiError) {
 		DefaultTimeoutMs *float64          `json:"defaultTimeoutMs"`
 		Metadata         json.RawMessage   `json:"metadata"`
 	}
-	if err := json.Unmarshal(body, &in); err != nil {
-		return nil, validationf("body does not match the workflow definition: %s", jsonProblem(err))
+	if err := decodeBody(body, &in); err != nil {
+		return nil, err
 	}
 	d := &workflowDef{id: id, name: in.Name}
 	if in.Version != nil {
