@@ -3,7 +3,8 @@
 //
 // It speaks the /v1 wire contract of the hosted API: every operation of both tables (tasks,
 // workers, decisions, assign, priority, suggest-workers, learning, task context and comments,
-// notification channels and sequences, stored but not run),
+// notification channels and sequences, which fire on the server's clock, workflows and their
+// runs),
 // the error envelope {"error":{"code":..,"message":..}}, quota headers, idempotency keys and
 // signed webhooks. A deterministic reference matcher (internal/match) decides every match, so
 // the same requests at the same clock times give the same decisions.
@@ -114,6 +115,19 @@
 // and every later event to that endpoint waits behind it (head-of-line). WithLogger makes
 // the server say so, and log each request and delivery attempt.
 //
+// # Notification sequences and workflow runs
+//
+// Both run on the server's clock, and their deadlines are visited by ManualClock.Advance in
+// time order with offer expiries and webhook retries. A notification sequence starts when a
+// task event (matched, accepted, rejected, completed, expired) happens to a task sharing one
+// of its filterTags; each step is POSTed, when its offset has passed, to every enabled webhook
+// channel subscribed to the step's eventType, signed with the channel's secret (else the
+// server's) at the server clock's time, once, without retry. Notifications lists every one
+// sent. A workflow run walks its steps: an assignment step is a task the matcher routes and
+// the run moves on when it is completed; an external step waits for runs.completeStep or
+// runs.failStep; a machine step completes at once (its handler is stored, not run); a step's
+// timeoutMs fails it when the clock reaches it (docs/contract.md section 5).
+//
 // # Why a task waits
 //
 // A queued task's read (GET /tasks/{id}) and a suggest-workers answer without an eligible
@@ -136,13 +150,15 @@
 //	GET    /_mock/events         {"events": [payloads as delivered]}
 //	GET    /_mock/deliveries     {"deliveries": [{eventId, event, url, attempt, at, statusCode,
 //	                             error, outcome}]}
+//	GET    /_mock/notifications  {"notifications": [{id, sequenceId, channelId, url, event, trigger,
+//	                             taskId, dueAt, at, payload, statusCode, error, outcome}]}
 //	GET    /_mock/requests       {"requests": [recorded requests, Authorization redacted]}
 //	POST   /_mock/flush          204 once no webhook attempt is in flight (504 after 30 s)
 //	POST   /_mock/reset          204 once everything is forgotten (see Reset)
 //
 // In Go the same are ManualClock.Advance, InjectFault, ClearFaults, Events, Deliveries,
-// Requests, Flush and Reset. The standalone binary prints AdminURL as "adminUrl" in its start
-// line and lists these endpoints in its -h output.
+// Notifications, Requests, Flush and Reset. The standalone binary prints AdminURL as
+// "adminUrl" in its start line and lists these endpoints in its -h output.
 //
 // # Faults
 //

@@ -102,6 +102,18 @@ func newRoutes() []route {
 		{opID: "notifications.channels.get", method: http.MethodGet, pattern: "/notification-channels/{}", prepare: prepGetChannel},
 		{opID: "notifications.channels.update", method: http.MethodPatch, pattern: "/notification-channels/{}", hasBody: true, prepare: prepUpdateChannel},
 		{opID: "notifications.channels.remove", method: http.MethodDelete, pattern: "/notification-channels/{}", prepare: prepRemoveChannel},
+		{opID: "workflows.list", method: http.MethodGet, pattern: "/workflows", prepare: prepListWorkflows},
+		{opID: "workflows.get", method: http.MethodGet, pattern: "/workflows/{}", prepare: prepGetWorkflow},
+		{opID: "workflows.save", method: http.MethodPut, pattern: "/workflows/{}", hasBody: true, prepare: prepSaveWorkflow},
+		{opID: "workflows.remove", method: http.MethodDelete, pattern: "/workflows/{}", prepare: prepRemoveWorkflow},
+		{opID: "workflows.run", method: http.MethodPost, pattern: "/workflows/{}/runs", hasBody: true, prepare: prepStartRun},
+		{opID: "workflows.listRuns", method: http.MethodGet, pattern: "/workflows/{}/runs", query: []string{"status", "cursor", "limit"}, prepare: prepListWorkflowRuns},
+		{opID: "runs.list", method: http.MethodGet, pattern: "/workflow-runs", query: []string{"status", "workflowId", "cursor", "limit"}, prepare: prepListRuns},
+		{opID: "runs.get", method: http.MethodGet, pattern: "/workflow-runs/{}", prepare: prepGetRun},
+		{opID: "runs.steps", method: http.MethodGet, pattern: "/workflow-runs/{}/steps", prepare: prepRunSteps},
+		{opID: "runs.cancel", method: http.MethodPost, pattern: "/workflow-runs/{}/cancel", prepare: prepCancelRun},
+		{opID: "runs.completeStep", method: http.MethodPost, pattern: "/workflow-runs/{}/steps/{}/complete", hasBody: true, prepare: prepCompleteStep},
+		{opID: "runs.failStep", method: http.MethodPost, pattern: "/workflow-runs/{}/steps/{}/fail", hasBody: true, prepare: prepFailStep},
 	}
 }
 
