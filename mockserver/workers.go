@@ -306,6 +306,9 @@ func prepSetAvailability(r *request) (op, *apiError) {
 		if err != nil {
 			return 0, nil, matchError(err)
 		}
+		if ident := ws.identities[id]; available && ident != nil {
+			ident.pendingApproval = false // an operator putting a joined worker on shift admits them
+		}
 		out := availabilityAnswer{ID: id, Available: available}
 		if release {
 			out.ReleasedTaskIDs = orEmpty(res.ReleasedTaskIDs)
@@ -344,7 +347,7 @@ func prepRemoveWorker(r *request) (op, *apiError) {
 		ws.retag(old.Tags, nil)
 		delete(ws.identities, id)
 		ws.teams.dropWorker(id)
-		ws.sessions.revokeWorker(ws, id)
+		ws.sessions.revokeWorker(ws, id, "")
 		return http.StatusNoContent, nil, nil
 	}, nil
 }
