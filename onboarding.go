@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"path"
+	"strings"
 	"time"
 )
 
@@ -381,8 +381,12 @@ func LinkToken(link string) (string, error) {
 	if t := u.Query().Get("token"); t != "" {
 		return t, nil
 	}
-	if t := path.Base(u.Path); t != "" && t != "/" && t != "." {
-		return t, nil
+	// The last segment as sent, unescaped on its own: an escaped "/" stays in the token.
+	escaped := u.EscapedPath()
+	if i := strings.LastIndexByte(escaped, '/'); i >= 0 {
+		if t, err := url.PathUnescape(escaped[i+1:]); err == nil && t != "" {
+			return t, nil
+		}
 	}
 	return "", errors.New("taskrouting: the link carries no token")
 }

@@ -22,11 +22,27 @@ import (
 type WorkerSession struct {
 	WorkerID  string
 	ExpiresAt time.Time // zero when the server did not say
-	token     string
+	// token is a function, which fmt prints as an address, so a session in
+	// a caller's unexported field (where Format is not reached) still
+	// prints no secret.
+	token func() string
 }
 
-// Token returns the session's bearer token, to save for Resume.
-func (s WorkerSession) Token() string { return s.token }
+// Token returns the session's bearer token, to save for Resume; "" when
+// signed out.
+func (s WorkerSession) Token() string {
+	if s.token == nil {
+		return ""
+	}
+	return s.token()
+}
+
+func sessionOfToken(workerID, token string, expiresAt time.Time) WorkerSession {
+	if token == "" {
+		return WorkerSession{}
+	}
+	return WorkerSession{WorkerID: workerID, ExpiresAt: expiresAt, token: func() string { return token }}
+}
 
 // String describes the session without its token.
 func (s WorkerSession) String() string {
@@ -87,7 +103,8 @@ func (w *WorkerClient) adopt(token, workerID string, expiresAt time.Time) *Worke
 	defer cr.mu.Unlock()
 	cr.secret = func() string { return token }
 	cr.workerID, cr.issuedAt, cr.expiresAt = workerID, w.now(), expiresAt
-	return &WorkerSession{WorkerID: workerID, ExpiresAt: expiresAt, token: token}
+	s := sessionOfToken(workerID, token, expiresAt)
+	return &s
 }
 
 // Session returns the session the client holds; the zero value when signed
@@ -96,7 +113,7 @@ func (w *WorkerClient) Session() WorkerSession {
 	cr := w.c.creds
 	cr.mu.RLock()
 	defer cr.mu.RUnlock()
-	return WorkerSession{WorkerID: cr.workerID, ExpiresAt: cr.expiresAt, token: cr.current()}
+	return sessionOfToken(cr.workerID, cr.current(), cr.expiresAt)
 }
 
 // Resume adopts a session saved from an earlier client (Session, then
