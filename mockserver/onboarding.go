@@ -68,6 +68,23 @@ func (s *Server) Outbox() []Mail {
 	return out
 }
 
+// adminOutbox is GET /_mock/outbox: the invites sent, for tests in any language.
+func (s *Server) adminOutbox() any {
+	type mail struct {
+		Kind     string `json:"kind"`
+		To       string `json:"to"`
+		WorkerID string `json:"workerId"`
+		Token    string `json:"token"`
+		URL      string `json:"url"`
+		At       int64  `json:"at"`
+	}
+	out := []mail{}
+	for _, m := range s.Outbox() {
+		out = append(out, mail{m.Kind, m.To, m.WorkerID, m.Token, m.URL, m.At.UnixMilli()})
+	}
+	return map[string]any{"mail": out}
+}
+
 // signsIn reports the worker-plane paths called without a token.
 func signsIn(pattern string) bool {
 	switch pattern {
