@@ -119,7 +119,9 @@ func (p UpdateIdentityParams) String() string {
 }
 
 // GoString describes the parameters for %#v without the PIN.
-func (p UpdateIdentityParams) GoString() string { return "taskrouting.UpdateIdentityParams" + p.String() }
+func (p UpdateIdentityParams) GoString() string {
+	return "taskrouting.UpdateIdentityParams" + p.String()
+}
 
 // LogValue lets the parameters be logged with slog without the PIN.
 func (p UpdateIdentityParams) LogValue() slog.Value {

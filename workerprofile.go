@@ -28,7 +28,9 @@ func (p ChangePINParams) LogValue() slog.Value {
 }
 
 // Format prints the parameters without the PINs, whatever the verb.
-func (p ChangePINParams) Format(f fmt.State, verb rune) { formatSafe(f, verb, p.String(), p.GoString()) }
+func (p ChangePINParams) Format(f fmt.State, verb rune) {
+	formatSafe(f, verb, p.String(), p.GoString())
+}
 
 // ChangePIN sets a new PIN for the signed-in worker. A wrong current PIN is
 // a 400 matching ErrInvalidCurrentPIN. The session making the change goes
