@@ -76,15 +76,12 @@ func prepCreateJoinLink(r *request) (op, *apiError) {
 		MaxUses          *float64        `json:"maxUses"`
 		ExpiresInMs      *float64        `json:"expiresInMs"`
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, validationf("body: %v", err)
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
 	l := &joinLink{label: in.Label, teamID: in.TeamID, tags: in.Tags, requiresApproval: in.RequiresApproval}
 	if in.MaxUses != nil {
-		if *in.MaxUses != float64(int(*in.MaxUses)) {
-			return nil, validationf("body/maxUses must be integer")
-		}
-		n := int(*in.MaxUses)
+		n := int(*in.MaxUses) // a whole number: the schema says so
 		l.maxUses = &n
 	}
 	ttl := defaultJoinLinkTTL
@@ -151,11 +148,7 @@ func prepJoin(r *request) (op, *apiError) {
 		PIN   string  `json:"pin"`
 		Email *string `json:"email"`
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, validationf("body: %v", err)
-	}
-	// The platform publishes no limit on the name; a sign-in's label holds 128 characters.
-	if err := checkLen("body/name", in.Name, 1, 128); err != nil {
+	if err := decodeBody(r.body, &in); err != nil {
 		return nil, err
 	}
 	r.linkToken = in.Token

@@ -218,8 +218,8 @@ func prepInvite(r *request) (op, *apiError) {
 		Skills   json.RawMessage `json:"skills"`
 		TeamIDs  []string        `json:"teamIds"`
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, validationf("body: %v", err)
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
 	if in.WorkerID != "" {
 		if err := checkID("body/workerId", in.WorkerID); err != nil {
@@ -295,24 +295,20 @@ func prepResendInvite(r *request) (op, *apiError) {
 // prepUpdateIdentity is PATCH /workers/{workerId}/identity. Revoking ends every session of the
 // worker; a new PIN leaves them alone, as identities.create does.
 func prepUpdateIdentity(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "label", "email", "pin", "status")
-	if err != nil {
-		return nil, err
-	}
 	var in struct {
 		Label  *string         `json:"label"`
-		Email  json.RawMessage `json:"email"`
+		Email  json.RawMessage `json:"email"` // absent: keep; null: erase
 		PIN    *string         `json:"pin"`
 		Status *string         `json:"status"`
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, validationf("body: %v", err)
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
-	_, emailGiven := o.raw["email"]
+	emailGiven := in.Email != nil
 	var email *string
 	if emailGiven && !isNull(in.Email) {
 		var e string
-		_ = json.Unmarshal(in.Email, &e) // the schema checked it is a string
+		_ = json.Unmarshal(in.Email, &e) // a string: the schema says so
 		email = &e
 	}
 	workerID := r.params[0]
@@ -353,8 +349,8 @@ func prepAcceptInvite(r *request) (op, *apiError) {
 		Token string `json:"token"`
 		PIN   string `json:"pin"`
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, validationf("body: %v", err)
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
 	r.linkToken = in.Token
 	h := hashToken(in.Token)

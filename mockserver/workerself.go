@@ -41,8 +41,8 @@ func prepChangePIN(r *request) (op, *apiError) {
 		CurrentPIN string `json:"currentPin"`
 		NewPIN     string `json:"newPin"`
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, validationf("body: %v", err)
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
 	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
 		if _, aerr := me(ws, r); aerr != nil {
@@ -77,22 +77,23 @@ func preferences(w match.WorkerDetail) (*string, bool) {
 // prepSetPreferences is PATCH /portal/me (worker.setLocale): locale (null: the workspace
 // default) and emailNotices. The locale is the same one workers.patch sets.
 func prepSetPreferences(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "locale", "emailNotices")
-	if err != nil {
+	var in struct {
+		Locale       json.RawMessage `json:"locale"` // null: back to the workspace default
+		EmailNotices *bool           `json:"emailNotices"`
+	}
+	if err := decodeBody(r.body, &in); err != nil {
 		return nil, err
 	}
 	x := &workerExtra{}
-	if v, given := o.raw["locale"]; given && isNull(v) {
-		x.set("locale", "")
-	} else if loc, ok, err := o.str("locale", 0, 0); err != nil {
-		return nil, err
-	} else if ok {
+	if in.Locale != nil {
+		var loc string // "" stands for null
+		if !isNull(in.Locale) {
+			_ = json.Unmarshal(in.Locale, &loc) // a string: the schema says so
+		}
 		x.set("locale", loc)
 	}
-	if b, ok, err := o.boolean("emailNotices"); err != nil {
-		return nil, err
-	} else if ok {
-		x.set("emailNotices", b)
+	if in.EmailNotices != nil {
+		x.set("emailNotices", *in.EmailNotices)
 	}
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		if _, aerr := me(ws, r); aerr != nil {
@@ -129,8 +130,8 @@ func prepSetMySkills(r *request) (op, *apiError) {
 	var in struct {
 		Skills json.RawMessage `json:"skills"`
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, validationf("body: %v", err)
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		old, aerr := me(ws, r)
@@ -175,8 +176,8 @@ func prepUpdateLocation(r *request) (op, *apiError) {
 		Latitude  float64 `json:"latitude"`
 		Longitude float64 `json:"longitude"`
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, validationf("body: %v", err)
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		if _, aerr := me(ws, r); aerr != nil {
