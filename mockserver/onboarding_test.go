@@ -475,3 +475,38 @@ func TestPortal(t *testing.T) {
 	assert.Nil(t, p.Version)
 	assert.Contains(t, p.PortalURL, "/portal/"+srv.WorkspaceID()+"/")
 }
+
+// TestAutoRefreshConcurrent: calls racing into the refresh window refresh the session once,
+// and every one of them succeeds (the replaced token works through its grace minute).
+func TestAutoRefreshConcurrent(t *testing.T) {
+	t.Parallel()
+	srv, clk, c, newWorker := onboardingServer(t, mockserver.WithWorkerSessionTTL(time.Hour))
+	ctx := context.Background()
+	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_1"})
+	require.NoError(t, err)
+	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "4921"})
+	require.NoError(t, err)
+	w := newWorker()
+	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})))
+	clk.Advance(55 * time.Minute)
+
+	const callers = 8
+	errs := make(chan error, callers)
+	for range callers {
+		go func() {
+			_, err := w.Me(ctx)
+			errs <- err
+		}()
+	}
+	for range callers {
+		assert.NoError(t, <-errs)
+	}
+	refreshes := 0
+	for _, r := range srv.Requests() {
+		if r.Path == "/v1/worker-auth/refresh" {
+			refreshes++
+		}
+	}
+	assert.Equal(t, 1, refreshes)
+	assert.Equal(t, clk.Now().Add(time.Hour), w.Session().ExpiresAt)
+}
