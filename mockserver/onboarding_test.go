@@ -58,6 +58,7 @@ func TestInviteLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"english"}, wd.Tags)
 	assert.False(t, wd.Available, "an invited worker starts off shift")
+	assert.True(t, wd.InvitePending)
 
 	mail := srv.Outbox()
 	require.Len(t, mail, 1)
@@ -92,6 +93,9 @@ func TestInviteLifecycle(t *testing.T) {
 	me, err := w.Me(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, "Ada", me.Label)
+	wd, err = c.Workers.Get(ctx, "agent_1")
+	require.NoError(t, err)
+	assert.False(t, wd.InvitePending, "accepted")
 
 	// The token is single use, and the PIN now signs in.
 	_, err = newWorker().AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: mail[1].Token, PIN: "9999"})
@@ -202,6 +206,9 @@ func TestJoinLinks(t *testing.T) {
 	require.Len(t, members.Members, 1)
 	assert.Equal(t, joined.WorkerID, members.Members[0].WorkerID)
 
+	wd, err = c.Workers.Get(ctx, joined.WorkerID)
+	require.NoError(t, err)
+	assert.True(t, wd.PendingApproval)
 	_, err = w.SetAvailability(ctx, true)
 	assert.ErrorIs(t, err, taskrouting.ErrApprovalPending)
 	assert.Equal(t, http.StatusForbidden, statusOf(err))

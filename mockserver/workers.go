@@ -183,7 +183,11 @@ func prepGetWorker(r *request) (op, *apiError) {
 		if err != nil {
 			return 0, nil, matchError(err)
 		}
-		return http.StatusOK, workerJSON(w, ws.teams.ofWorker(id), &ws.skillCat), nil
+		out := workerJSON(w, ws.teams.ofWorker(id), &ws.skillCat)
+		if ident := ws.identities[id]; ident != nil {
+			out.InvitePending, out.PendingApproval = ident.inviteHash != [32]byte{}, ident.pendingApproval
+		}
+		return http.StatusOK, out, nil
 	}, nil
 }
 
