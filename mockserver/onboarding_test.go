@@ -2,7 +2,9 @@ package mockserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -516,4 +518,30 @@ func TestAutoRefreshConcurrent(t *testing.T) {
 	}
 	assert.Equal(t, 1, refreshes)
 	assert.Equal(t, clk.Now().Add(time.Hour), w.Session().ExpiresAt)
+}
+
+// TestAdminOutbox: tests in any language read the invites sent from GET /_mock/outbox; Reset
+// forgets them.
+func TestAdminOutbox(t *testing.T) {
+	t.Parallel()
+	srv, _, c, _ := onboardingServer(t)
+	ctx := context.Background()
+	_, err := c.Workers.Invite(ctx, taskrouting.InviteParams{Email: "ada@example.com", WorkerID: "agent_1"})
+	require.NoError(t, err)
+
+	var got struct {
+		Mail []struct {
+			Kind, To, WorkerID, Token, URL string
+			At                             int64
+		}
+	}
+	require.NoError(t, json.Unmarshal(rawRequest(t, srv, "GET", strings.TrimSuffix(srv.URL(), "/v1")+"/_mock/outbox"), &got))
+	require.Len(t, got.Mail, 1)
+	m := got.Mail[0]
+	assert.Equal(t, []string{"invite", "ada@example.com", "agent_1", srv.Outbox()[0].Token}, []string{m.Kind, m.To, m.WorkerID, m.Token})
+	assert.Contains(t, m.URL, m.Token)
+	assert.Equal(t, onboardT0.UnixMilli(), m.At)
+
+	srv.Reset()
+	assert.Empty(t, srv.Outbox())
 }
