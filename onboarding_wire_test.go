@@ -250,6 +250,7 @@ func TestRefreshOutcomes(t *testing.T) {
 	}{
 		{"rotated", 200, `{"token":"wt_new"}`, true, nil, "wt_new"},
 		{"expired", 401, `{"error":{"code":"unauthorized","message":"expired"}}`, false, nil, testWorkerToken},
+		{"rate limited is no reason to sign in again", 429, `{"error":{"code":"rate_limited","message":"slow down"}}`, false, ErrRateLimited, testWorkerToken},
 		{"server down", 503, `{"error":{"code":"service_unavailable","message":"down"}}`, false, ErrServer, testWorkerToken},
 	}
 	for _, tc := range tests {

@@ -135,8 +135,9 @@ func (w *WorkerClient) Resume(workerID, token string, expiresAt time.Time) error
 // new expiry, which the client adopts. It reports false, with a nil error,
 // when there is nothing to refresh (signed out) or when the server answers
 // 4xx: the session is over and the worker must sign in again (the old token
-// stays in place until then). Any other failure (5xx, network) is returned
-// and leaves the current token usable for the caller's own retry.
+// stays in place until then). Any other failure (429 after the client's
+// retries, 5xx, network) is returned and leaves the current token usable
+// for the caller's own retry.
 //
 // API: worker.refresh, POST /worker-auth/refresh
 func (w *WorkerClient) Refresh(ctx context.Context, opts ...RequestOption) (bool, error) {
@@ -147,7 +148,7 @@ func (w *WorkerClient) Refresh(ctx context.Context, opts ...RequestOption) (bool
 	var out sessionWire
 	if err := w.c.call(ctx, "POST", "/worker-auth/refresh", nil, nil, &out, withOwn(opts, withBearer(token))); err != nil {
 		var apiErr *APIError
-		if errors.As(err, &apiErr) && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 {
+		if errors.As(err, &apiErr) && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 && apiErr.StatusCode != http.StatusTooManyRequests {
 			return false, nil
 		}
 		return false, err

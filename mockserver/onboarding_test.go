@@ -404,11 +404,16 @@ func TestWorkerSelfService(t *testing.T) {
 	}
 	assert.Equal(t, []string{"billing", "welsh"}, keys)
 
+	_, err = c.Workers.Patch(ctx, "agent_1", taskrouting.PatchWorkerParams{Skills: []taskrouting.SkillAssignment{
+		{SkillID: "welsh", Level: 2, WeightOverride: taskrouting.Ptr(90.0)}, {SkillID: "billing", Level: 1},
+	}})
+	require.NoError(t, err)
 	mine, err := w.SetSkills(ctx, []taskrouting.SkillLevel{{SkillID: "welsh", Level: 4}})
 	require.NoError(t, err)
-	require.Len(t, mine.Skills, 1)
+	require.Len(t, mine.Skills, 1, "the whole set is replaced")
 	assert.Equal(t, "welsh", mine.Skills[0].Key)
 	assert.Equal(t, 4, mine.Skills[0].Level)
+	assert.Equal(t, taskrouting.Ptr(90.0), mine.Skills[0].WeightOverride, "a kept skill keeps the operator's override")
 	me, err := w.Me(ctx)
 	require.NoError(t, err)
 	require.Len(t, me.Skills, 1)

@@ -138,14 +138,13 @@ func prepSetMySkills(r *request) (op, *apiError) {
 		if aerr != nil {
 			return 0, nil, aerr
 		}
-		// A skill the worker keeps keeps its operator's weight override.
-		var sent []skillAssignment
-		_ = json.Unmarshal(in.Skills, &sent) // the schema checked the shape
 		x := &workerExtra{skills: compact(in.Skills)}
 		if err := ws.resolveWorkerSkills(x); err != nil {
 			return 0, nil, err
 		}
-		_ = json.Unmarshal(x.skills, &sent)
+		// A skill the worker keeps keeps its operator's weight override.
+		var sent []skillAssignment
+		_ = json.Unmarshal(x.skills, &sent) // resolveWorkerSkills wrote it
 		for i := range sent {
 			for _, held := range storedSkills(old.Extra) {
 				if held.SkillID == sent[i].SkillID {
