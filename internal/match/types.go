@@ -33,7 +33,9 @@ const (
 )
 
 // Terminal reports whether no command can move a task out of s.
-func (s Status) Terminal() bool { return s == StatusCompleted || s == StatusCancelled }
+func (s Status) Terminal() bool {
+	return s == StatusCompleted || s == StatusCancelled || s == StatusFailed || s == StatusExpired
+}
 
 // OnNoResponse says what an offer expiry does to the silent worker.
 type OnNoResponse string
@@ -150,6 +152,8 @@ type TaskInput struct {
 	SkillThresholds map[string]float64
 	// Escalation may be nil.
 	Escalation *Escalation
+	// Clocks are the SLA, schedule and escalation-ladder policies (clocks.go); nil: none.
+	Clocks *Clocks
 	// Extra is stored and echoed untouched: meta, title, description, sla, schedule and
 	// anything else the matcher does not enforce.
 	Extra any
@@ -173,6 +177,7 @@ type Task struct {
 	SkillThresholds map[string]float64
 	Escalation      *Escalation
 	Result          any // what Complete stored
+	EscalationLevel int // steps taken on the escalation ladder
 	Extra           any
 	Routing         *TaskRouting // nil: no rules beyond tags
 	// Seq is the creation order; Tasks pages by it (the adapter encodes it as the cursor).
@@ -227,6 +232,7 @@ type Event struct {
 	Tags       []string  // task events
 	Result     any       // task.completed
 	Reason     string    // break reason; for task.released why ("releaseBacklog", "workerRemoved", "reassigned")
+	Level      int       // task.escalated: the new escalation level
 }
 
 // ReasonKind names one part of an explanation. Kinds are additive.
