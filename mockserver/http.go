@@ -244,6 +244,7 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 	defer ws.mu.Unlock()
 	now := s.clock.Now()
 	ws.publish(ws.engine.Advance(now))
+	ws.fireRecurring(now)
 
 	resp, replayed := s.replay(ws, req, now)
 	if !replayed {
@@ -270,7 +271,7 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 	if !req.workerPlane {
 		quotaHeaders(ws, s.cfg.limits, now, resp.header)
 	}
-	if ws.flush(s.deliver) {
+	if ws.flush(s.deliver) || ws.recurring.takeMoved() {
 		s.nudge()
 	}
 	return resp

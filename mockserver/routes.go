@@ -92,6 +92,14 @@ func newRoutes() []route {
 		{opID: "notifications.channels.get", method: http.MethodGet, pattern: "/notification-channels/{}", prepare: prepGetChannel},
 		{opID: "notifications.channels.update", method: http.MethodPatch, pattern: "/notification-channels/{}", hasBody: true, prepare: prepUpdateChannel},
 		{opID: "notifications.channels.remove", method: http.MethodDelete, pattern: "/notification-channels/{}", prepare: prepRemoveChannel},
+		{opID: "tasks.history", method: http.MethodGet, pattern: "/tasks/history", query: []string{"status", "workerId", "tag", "from", "to", "q", "cursor", "limit"}, prepare: prepTaskHistory},
+		{opID: "tasks.bookings", method: http.MethodGet, pattern: "/tasks/bookings", query: []string{"from", "to", "workerId"}, prepare: prepListBookings},
+		{opID: "tasks.booking.candidates", method: http.MethodGet, pattern: "/tasks/{}/booking/candidates", prepare: prepBookingCandidates},
+		{opID: "tasks.booking.set", method: http.MethodPost, pattern: "/tasks/{}/booking", hasBody: true, prepare: prepSetBooking},
+		{opID: "tasks.booking.release", method: http.MethodDelete, pattern: "/tasks/{}/booking", prepare: prepReleaseBooking},
+		{opID: "tasks.recurring.list", method: http.MethodGet, pattern: "/tasks/recurring", prepare: prepListRecurring},
+		{opID: "tasks.recurring.remove", method: http.MethodDelete, pattern: "/tasks/recurring/{}", query: []string{"dropScheduled"}, prepare: prepRemoveRecurring},
+		{opID: "tasks.check", method: http.MethodPost, pattern: "/tasks/check", hasBody: true, prepare: prepCheckTask},
 	}
 }
 

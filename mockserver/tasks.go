@@ -25,13 +25,14 @@ func taskMembers() []string {
 func opaqueTaskMembers() []string {
 	return []string{
 		"context", "references", "requiredSkills", "latitude", "longitude", "maxDistanceKm",
-		"requireGeo", "allowedCidrs", "teamId", "preferTeamId",
+		"requireGeo", "allowedCidrs", "teamId", "preferTeamId", "slot",
 	}
 }
 
-// prepCreateTask validates POST /tasks completely before anything runs.
+// prepCreateTask validates POST /tasks completely before anything runs. With a recurrence the
+// create makes a recurring template instead (recurring.go).
 func prepCreateTask(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, taskMembers()...)
+	o, err := parseBody(r.body, append(taskMembers(), "recurrence")...)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +40,15 @@ func prepCreateTask(r *request) (op, *apiError) {
 	if err != nil {
 		return nil, err
 	}
+	rec, err := decodeRecurrence(o)
+	if err != nil {
+		return nil, err
+	}
+	_, hasPriority := o.get("priority")
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
+		if rec != nil {
+			return ws.createTemplate(in, hasPriority, rec, now)
+		}
 		if err := ws.taskRateFull(now); err != nil {
 			return 0, nil, err
 		}

@@ -28,6 +28,9 @@ type workspace struct {
 	attachments attachmentStore     // files on tasks, with the bytes storage received
 	notify      notificationStore   // notification channels and sequences
 	teams       teamStore           // teams and who is on them (teams.go)
+	archive     archiveStore        // finished tasks for tasks.history (archive.go)
+	bookings    bookingStore        // tasks.booking.* (bookings.go)
+	recurring   recurringStore      // recurring templates and their deadlines (recurring.go)
 	skillCat    skillCatalog        // skills.* (skills.go)
 	sessions    *sessions           // the server's token table
 
@@ -99,6 +102,7 @@ func (ws *workspace) publish(res match.Result) {
 		case match.EventTaskCompleted, match.EventTaskCancelled:
 			ws.openTasks--
 		}
+		ws.archive.observe(ev)
 		ws.unpublished = append(ws.unpublished, toEvent(ev))
 	}
 }
@@ -114,17 +118,25 @@ func (ws *workspace) flush(d *deliverer) bool {
 	return true
 }
 
+// nextDeadline is the earlier of the matcher's next offer expiry and the next recurring
+// occurrence.
 func (ws *workspace) nextDeadline() (time.Time, bool) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
-	return ws.engine.NextDeadline()
+	t, ok := ws.engine.NextDeadline()
+	if r, due := ws.recurring.next(); due && (!ok || r.Before(t)) {
+		t, ok = r, true
+	}
+	return t, ok
 }
 
-// tick fires the offer expiries due at now (each followed by rematching).
+// tick fires the offer expiries due at now (each followed by rematching), then cuts the
+// recurring occurrences due.
 func (ws *workspace) tick(now time.Time, d *deliverer) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	ws.publish(ws.engine.Advance(now))
+	ws.fireRecurring(now)
 	ws.flush(d)
 }
 
