@@ -56,7 +56,7 @@ func parseHistoryQuery(r *request) (historyQuery, *apiError) {
 	if s := r.query.Get("status"); s != "" {
 		for _, st := range strings.Split(s, ",") {
 			if !slices.Contains(archivedStatuses, st) {
-				return h, enumf("querystring/status", archivedStatuses...)
+				return h, validationf("querystring/status must be one or several of: %s", strings.Join(archivedStatuses, ", "))
 			}
 			h.statuses = append(h.statuses, st)
 		}

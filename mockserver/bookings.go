@@ -99,14 +99,11 @@ func (b *booking) json() slotBookingJSON {
 // booking_clash unless force. Booking again replaces the task's booking.
 func prepSetBooking(r *request) (op, *apiError) {
 	id := r.params[0]
-	o, workerID, err := workerIDBody(r, "force")
+	b, err := decodeTaskAction(r)
 	if err != nil {
 		return nil, err
 	}
-	force, _, err := o.boolean("force")
-	if err != nil {
-		return nil, err
-	}
+	workerID, force := b.WorkerID, b.Force
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		start, end, slotted, aerr := ws.taskSlot(id)
 		if aerr != nil {
@@ -126,12 +123,12 @@ func prepSetBooking(r *request) (op, *apiError) {
 		if merr != nil {
 			return 0, nil, matchError(merr)
 		}
-		b := &booking{taskID: id, workerID: workerID, startAt: start, endAt: end, bookedAt: now}
-		ws.bookings.put(b)
+		bk := &booking{taskID: id, workerID: workerID, startAt: start, endAt: end, bookedAt: now}
+		ws.bookings.put(bk)
 		return http.StatusOK, struct {
 			ID      string          `json:"id"`
 			Booking slotBookingJSON `json:"booking"`
-		}{id, b.json()}, nil
+		}{id, bk.json()}, nil
 	}, nil
 }
 

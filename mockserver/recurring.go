@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"encoding/json"
 	"maps"
 	"net/http"
 	"slices"
@@ -72,45 +73,25 @@ func (st *recurringStore) takeMoved() bool {
 	return m
 }
 
-// decodeRecurrence reads the recurrence member; api/openapi.json has already checked its
-// shape and limits.
-func decodeRecurrence(o *object) (*recurrence, *apiError) {
-	raw, present, err := o.anyObject("recurrence", false)
-	if err != nil || !present {
+// decodeRecurrence reads the recurrence member of a create; api/openapi.json has already
+// checked its shape, limits and enums. Nil when absent.
+func decodeRecurrence(raw json.RawMessage) (*recurrence, *apiError) {
+	if raw == nil {
+		return nil, nil
+	}
+	var b struct {
+		EveryMs  float64  `json:"everyMs"`
+		WindowMs *float64 `json:"windowMs"`
+		OnMiss   *string  `json:"onMiss"`
+		CatchUp  *string  `json:"catchUp"`
+	}
+	if err := decodeBody(raw, &b); err != nil {
 		return nil, err
 	}
-	sub, err := toObject("body/recurrence", raw, []string{"everyMs", "windowMs", "onMiss", "catchUp"})
-	if err != nil {
-		return nil, err
-	}
-	if err := sub.require("everyMs"); err != nil {
-		return nil, err
-	}
-	every, _, err := sub.integer("everyMs", 1000, 31_536_000_000)
-	if err != nil {
-		return nil, err
-	}
-	r := &recurrence{every: time.Duration(every) * time.Millisecond}
-	if w, ok, err := sub.integer("windowMs", 1000, 31_536_000_000); err != nil {
-		return nil, err
-	} else if ok {
+	r := &recurrence{every: time.Duration(b.EveryMs) * time.Millisecond, onMiss: b.OnMiss, catchUp: b.CatchUp}
+	if b.WindowMs != nil {
+		w := int64(*b.WindowMs)
 		r.window = &w
-	}
-	for _, m := range []struct {
-		name    string
-		dst     **string
-		allowed []string
-	}{{"onMiss", &r.onMiss, []string{"park", "drop"}}, {"catchUp", &r.catchUp, []string{"skip", "all"}}} {
-		v, ok, err := sub.str(m.name, 0, 0)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			if !slices.Contains(m.allowed, v) {
-				return nil, enumf("body/recurrence/"+m.name, m.allowed...)
-			}
-			*m.dst = &v
-		}
 	}
 	return r, nil
 }

@@ -29,16 +29,16 @@ type checkReport struct {
 // plan_limit_exceeded, rate_limited). Warnings: nobody is eligible now (the task would wait
 // in the queue). Info: a tag no worker carries.
 func prepCheckTask(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, append(taskMembers(), "recurrence")...)
-	if err != nil {
+	var body createTaskBody
+	if err := decodeBody(r.body, &body); err != nil {
 		return nil, err
 	}
-	in, decodeErr := decodeTaskInput(o)
+	in, decodeErr := decodeTaskInput(&body)
 	if decodeErr == nil {
-		_, decodeErr = decodeRecurrence(o)
+		_, decodeErr = decodeRecurrence(body.Recurrence)
 	}
-	if decodeErr != nil && decodeErr.code == CodeValidationFailed {
-		return nil, decodeErr // a shape error is a 400 here as for a create
+	if decodeErr != nil && decodeErr.code != CodeInvalidBody {
+		return nil, decodeErr
 	}
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		rep := checkReport{EvaluatedAt: now.UnixMilli(), Issues: []checkIssue{}, UncoveredTags: []string{}}
