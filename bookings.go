@@ -70,6 +70,15 @@ type SlotWindow struct {
 	Reason string // such as "outside_shift", "time_off"
 }
 
+// MarshalJSON writes the wire form (epoch ms).
+func (w SlotWindow) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		From   wireTime `json:"from"`
+		To     wireTime `json:"to"`
+		Reason string   `json:"reason"`
+	}{msOf(w.From), msOf(w.To), w.Reason})
+}
+
 // UnmarshalJSON reads the wire times (epoch ms).
 func (w *SlotWindow) UnmarshalJSON(b []byte) error {
 	var v struct {
@@ -92,6 +101,17 @@ type SlotBooking struct {
 	BookedAt time.Time    `json:"-"`      // zero when not reported
 	Source   string       `json:"source"` // such as "manual"
 	Warnings []SlotWindow `json:"warnings"`
+}
+
+// MarshalJSON writes the wire form (times in epoch ms).
+func (s SlotBooking) MarshalJSON() ([]byte, error) {
+	type plain SlotBooking
+	return json.Marshal(struct {
+		plain
+		StartAt  wireTime `json:"startAt"`
+		EndAt    wireTime `json:"endAt"`
+		BookedAt wireTime `json:"bookedAt,omitzero"`
+	}{plain(s), msOf(s.StartAt), msOf(s.EndAt), msOf(s.BookedAt)})
 }
 
 // UnmarshalJSON reads the wire times (epoch ms).

@@ -61,6 +61,9 @@ type Task struct {
 	MaxDistanceKm *float64  `json:"maxDistanceKm,omitempty"`
 	RequireGeo    bool      `json:"requireGeo,omitempty"`
 	AllowedCIDRs  []string  `json:"allowedCidrs,omitempty"`
+	// Booking is the worker reserved for the slot (single-task reads); nil when none.
+	Booking *SlotBooking `json:"booking,omitempty"`
+
 	// Raw is the task's JSON, for the members this version of the client
 	// does not model. When the task is a call's whole answer (Tasks.Get,
 	// WorkerClient.Task) it is the response body exactly as received;

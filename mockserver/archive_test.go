@@ -130,6 +130,9 @@ func TestBookingHonouredAndReleased(t *testing.T) {
 	assert.Equal(t, &taskrouting.SlotBooking{TaskID: "t1", WorkerID: "w2", StartAt: slot.StartAt, EndAt: slot.StartAt.Add(time.Hour),
 		BookedAt: t0, Source: "manual"}, b)
 	assert.Equal(t, "pending:w2", holder("t1"), "the offer moves to the booked worker")
+	task, err = c.Tasks.Get(ctx, "t1")
+	require.NoError(t, err)
+	assert.Equal(t, b, task.Booking, "a single-task read carries the booking")
 
 	_, err = c.Decisions.Reject(ctx, "t1", "w2")
 	require.NoError(t, err)
@@ -163,6 +166,9 @@ func TestBookingHonouredAndReleased(t *testing.T) {
 
 	require.NoError(t, c.Tasks.Booking.Release(ctx, "t1"))
 	assert.Equal(t, "pending:w1", holder("t1"), "released, the task goes to the eligible worker")
+	task, err = c.Tasks.Get(ctx, "t1")
+	require.NoError(t, err)
+	assert.Nil(t, task.Booking)
 	err = c.Tasks.Booking.Release(ctx, "t1")
 	assert.ErrorIs(t, err, taskrouting.ErrNotFound, "nothing left to release")
 

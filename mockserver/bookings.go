@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -92,6 +93,23 @@ type slotBookingJSON struct {
 func (b *booking) json() slotBookingJSON {
 	return slotBookingJSON{TaskID: b.taskID, WorkerID: b.workerID, StartAt: b.startAt.UnixMilli(), EndAt: b.endAt.UnixMilli(),
 		BookedAt: b.bookedAt.UnixMilli(), Source: "manual"}
+}
+
+// withBooking adds the task's booking to a single-task read, as the platform shows it; lists
+// leave it out.
+func (ws *workspace) withBooking(task json.RawMessage, taskID string) json.RawMessage {
+	b := ws.bookings.byTask[taskID]
+	if b == nil {
+		return task
+	}
+	member, err := json.Marshal(b.json())
+	if err != nil {
+		return task
+	}
+	body := bytes.TrimSuffix(bytes.TrimSpace(task), []byte("}"))
+	out := make([]byte, 0, len(body)+len(member)+16)
+	out = append(append(append(out, body...), `,"booking":`...), member...)
+	return append(out, '}')
 }
 
 // prepSetBooking books a worker for a slotted task. A task without a slot cannot be booked

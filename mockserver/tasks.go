@@ -199,7 +199,7 @@ func prepGetTask(r *request) (op, *apiError) {
 		if err != nil {
 			return 0, nil, matchError(err)
 		}
-		return http.StatusOK, withUnmatched(taskJSON(t), ws.engine, t), nil
+		return http.StatusOK, ws.withBooking(withUnmatched(taskJSON(t), ws.engine, t), id), nil
 	}, nil
 }
 
