@@ -44,6 +44,10 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		v = s.adminEvents()
 	case "GET deliveries":
 		v = s.adminDeliveries()
+	case "GET notifications":
+		v = s.adminNotifications()
+	case "GET outbox":
+		v = s.adminOutbox()
 	case "GET requests":
 		v = map[string]any{"requests": s.Requests()}
 	case "POST flush":

@@ -33,6 +33,7 @@ type request struct {
 	worker         string
 	token          string
 	loginWorkspace string // POST /worker-auth/login: the workspace the body names
+	linkToken      string // join and accept-invite: the token that names the workspace
 }
 
 // op runs one operation against a workspace under its lock and returns the status and the
@@ -201,7 +202,9 @@ func (s *Server) handle(r *http.Request) (response, []byte) {
 		ws.mu.Unlock()
 		return resp, body
 	}
-	return s.exec(ws, req, run), body
+	resp := s.exec(ws, req, run)
+	s.sendDueNotices(ws)
+	return resp, body
 }
 
 func (s *Server) authenticate(r *http.Request) *workspace {
@@ -245,6 +248,7 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 	now := s.clock.Now()
 	ws.publish(ws.engine.Advance(now))
 	ws.fireRecurring(now)
+	ws.timeOutRuns(now) // a step past its timeout fails before a late callback can end it
 
 	resp, replayed := s.replay(ws, req, now)
 	if !replayed {
@@ -271,7 +275,7 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 	if !req.workerPlane {
 		quotaHeaders(ws, s.cfg.limits, now, resp.header)
 	}
-	if ws.flush(s.deliver) || ws.recurring.takeMoved() {
+	if ws.flush(s.deliver) || ws.timersMoved() || ws.recurring.takeMoved() {
 		s.nudge()
 	}
 	return resp

@@ -115,6 +115,7 @@ type wireTask struct {
 	Title           *string            `json:"title,omitempty"`
 	Description     *string            `json:"description,omitempty"`
 	Escalation      json.RawMessage    `json:"escalation,omitempty"`
+	EscalationLevel int                `json:"escalationLevel"`
 	SLA             json.RawMessage    `json:"sla,omitempty"`
 	Schedule        json.RawMessage    `json:"schedule,omitempty"`
 	Result          json.RawMessage    `json:"result,omitempty"`
@@ -134,6 +135,7 @@ func taskJSON(t match.Task) json.RawMessage {
 		VetoedWorkers:   orEmpty(t.VetoedWorkers),
 		RejectedBy:      orEmpty(t.RejectedBy),
 		SkillThresholds: t.SkillThresholds,
+		EscalationLevel: t.EscalationLevel,
 	}
 	if t.WorkerID != "" {
 		id := t.WorkerID
@@ -225,6 +227,10 @@ type wireWorker struct {
 	Skills         []wireSkill        `json:"skills"`
 	Teams          []wireTeam         `json:"teams"`
 	Locale         string             `json:"locale,omitempty"`
+	// Set from the worker's sign-in (onboarding.go): an invite still to be accepted, or a
+	// join awaiting an operator.
+	InvitePending   bool `json:"invitePending,omitempty"`
+	PendingApproval bool `json:"pendingApproval,omitempty"`
 }
 
 // wireTeam is a team membership as the platform lists it. The API has no call that makes a

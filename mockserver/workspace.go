@@ -24,15 +24,19 @@ type workspace struct {
 	limits Limits
 	idem   idempotencyStore
 
-	identities  map[string]identity // worker sign-ins of the worker plane
-	attachments attachmentStore     // files on tasks, with the bytes storage received
-	notify      notificationStore   // notification channels and sequences
-	teams       teamStore           // teams and who is on them (teams.go)
-	archive     archiveStore        // finished tasks for tasks.history (archive.go)
-	bookings    bookingStore        // tasks.booking.* (bookings.go)
-	recurring   recurringStore      // recurring templates and their deadlines (recurring.go)
-	skillCat    skillCatalog        // skills.* (skills.go)
-	sessions    *sessions           // the server's token table
+	id          string               // the workspace id worker sign-ins name
+	identities  map[string]*identity // worker sign-ins of the worker plane
+	identitySeq int                  // last identity's creation number
+	onboard     onboardingStore      // invites sent, join links, locations (onboarding.go)
+	attachments attachmentStore      // files on tasks, with the bytes storage received
+	notify      notificationStore    // notification channels and sequences
+	teams       teamStore            // teams and who is on them (teams.go)
+	flows       workflowStore        // workflows and their runs (workflows.go, workflowruns.go)
+	archive     archiveStore         // finished tasks for tasks.history (archive.go)
+	bookings    bookingStore         // tasks.booking.* (bookings.go)
+	recurring   recurringStore       // recurring templates and their deadlines (recurring.go)
+	skillCat    skillCatalog         // skills.* (skills.go)
+	sessions    *sessions            // the server's token table
 
 	// Usage counted here so quota headers cost O(1) per answer.
 	openTasks   int
@@ -99,11 +103,12 @@ func (ws *workspace) newID(prefix string) string {
 func (ws *workspace) publish(res match.Result) {
 	for _, ev := range res.Events {
 		switch ev.Kind {
-		case match.EventTaskCompleted, match.EventTaskCancelled:
+		case match.EventTaskCompleted, match.EventTaskCancelled, match.EventTaskFailed, match.EventTaskDropped:
 			ws.openTasks--
 		}
 		ws.archive.observe(ev)
 		ws.unpublished = append(ws.unpublished, toEvent(ev))
+		ws.observe(ev)
 	}
 }
 
@@ -118,26 +123,32 @@ func (ws *workspace) flush(d *deliverer) bool {
 	return true
 }
 
-// nextDeadline is the earlier of the matcher's next offer expiry and the next recurring
-// occurrence.
+// nextDeadline is the earliest of the matcher's next deadline, the run and notification
+// timers and the next recurring occurrence.
 func (ws *workspace) nextDeadline() (time.Time, bool) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
-	t, ok := ws.engine.NextDeadline()
-	if r, due := ws.recurring.next(); due && (!ok || r.Before(t)) {
-		t, ok = r, true
+	best, found := ws.engine.NextDeadline()
+	if t, ok := ws.timerDeadline(); ok && (!found || t.Before(best)) {
+		best, found = t, true
 	}
-	return t, ok
+	if t, ok := ws.recurring.next(); ok && (!found || t.Before(best)) {
+		best, found = t, true
+	}
+	return best, found
 }
 
-// tick fires the offer expiries due at now (each followed by rematching), then cuts the
-// recurring occurrences due.
-func (ws *workspace) tick(now time.Time, d *deliverer) {
+// tick fires the offer expiries due at now (each followed by rematching), cuts the
+// recurring occurrences due, then the run step timeouts, and returns the sequence notifications due for the caller to send.
+func (ws *workspace) tick(now time.Time, d *deliverer) []outgoingNotice {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	ws.publish(ws.engine.Advance(now))
 	ws.fireRecurring(now)
+	out := ws.runTimers(now)
+	ws.timersMoved()
 	ws.flush(d)
+	return out
 }
 
 // matchError maps the matcher's refusals onto the wire's errors.
