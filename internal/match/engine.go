@@ -137,6 +137,7 @@ type task struct {
 	manual    bool    // offered by Assign, not by matching
 	vetoed    []string
 	rejected  []string
+	booked    string // while set, the only worker it may be offered to (booking.go)
 	esc       *Escalation
 	rt        *TaskRouting // nil unless the task uses a routing rule beyond tags
 	result    any

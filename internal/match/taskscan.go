@@ -15,7 +15,7 @@ func (e *Engine) bestTaskFor(w *worker) *task {
 	stamp := e.visitSeq
 	anyTag := e.cfg.AnyTagEligibility
 	okTask := func(t *task) bool {
-		if containsID(t.vetoed, w.id) || containsID(t.rejected, w.id) {
+		if containsID(t.vetoed, w.id) || containsID(t.rejected, w.id) || (t.booked != "" && t.booked != w.id) {
 			return false
 		}
 		if t.rt != nil {
