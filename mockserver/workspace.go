@@ -24,12 +24,13 @@ type workspace struct {
 	limits Limits
 	idem   idempotencyStore
 
-	identities  map[string]identity // worker sign-ins of the worker plane
-	attachments attachmentStore     // files on tasks, with the bytes storage received
-	notify      notificationStore   // notification channels and sequences
-	teams       teamStore           // teams and who is on them (teams.go)
-	skillCat    skillCatalog        // skills.* (skills.go)
-	sessions    *sessions           // the server's token table
+	identities  map[string]identity        // worker sign-ins of the worker plane
+	attachments attachmentStore            // files on tasks, with the bytes storage received
+	notify      notificationStore          // notification channels and sequences
+	teams       teamStore                  // teams and who is on them (teams.go)
+	skillCat    skillCatalog               // skills.* (skills.go)
+	sessions    *sessions                  // the server's token table
+	learnSnaps  map[string]*weightSnapshot // learning.applyWeights snapshots by worker (learnwrite.go)
 
 	// Usage counted here so quota headers cost O(1) per answer.
 	openTasks   int
