@@ -31,6 +31,7 @@ type workspace struct {
 	skillCat    skillCatalog               // skills.* (skills.go)
 	sessions    *sessions                  // the server's token table
 	learnSnaps  map[string]*weightSnapshot // learning.applyWeights snapshots by worker (learnwrite.go)
+	ledger      ledger                     // what happened, for stats and history (ledger.go)
 
 	// Usage counted here so quota headers cost O(1) per answer.
 	openTasks   int
@@ -95,7 +96,8 @@ func (ws *workspace) newID(prefix string) string {
 // publish turns the matcher's events into webhook events (in the matcher's total order) and
 // keeps the usage counters in step with them.
 func (ws *workspace) publish(res match.Result) {
-	for _, ev := range res.Events {
+	for i, ev := range res.Events {
+		ws.ledger.record(&res.Events[i])
 		switch ev.Kind {
 		case match.EventTaskCompleted, match.EventTaskCancelled:
 			ws.openTasks--
