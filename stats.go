@@ -30,7 +30,7 @@ type StatsMeter struct {
 type QueueStats struct {
 	// OldestWaiting is how long the oldest queued task has waited; nil
 	// when nothing is queued.
-	OldestWaiting *time.Duration `json:"-"`
+	OldestWaiting *time.Duration  `json:"-"`
 	PerWorker     []WorkerBacklog `json:"perWorker"`
 }
 
