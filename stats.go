@@ -87,16 +87,16 @@ func optDuration(d *durationMillis) *time.Duration {
 
 // SLAStats counts how offers and tasks kept their service levels.
 type SLAStats struct {
-	Tag                 string `json:"tag"` // "" for every tag
-	Offers              int    `json:"offers"`
-	AcceptedInTime      int    `json:"acceptedInTime"`
-	AcceptanceBreaches  int    `json:"acceptanceBreaches"`
-	CompletionBreaches  int    `json:"completionBreaches"`
-	TTLExpiries         int    `json:"ttlExpiries"`
-	RejectionParked     int    `json:"rejectionParked"`
-	ScheduleMisses      int    `json:"scheduleMisses"`
-	MeanAcceptLatency   time.Duration
-	MeanCompleteLatency time.Duration
+	Tag                 string        `json:"tag"` // "" for every tag
+	Offers              int           `json:"offers"`
+	AcceptedInTime      int           `json:"acceptedInTime"`
+	AcceptanceBreaches  int           `json:"acceptanceBreaches"`
+	CompletionBreaches  int           `json:"completionBreaches"`
+	TTLExpiries         int           `json:"ttlExpiries"`
+	RejectionParked     int           `json:"rejectionParked"`
+	ScheduleMisses      int           `json:"scheduleMisses"`
+	MeanAcceptLatency   time.Duration `json:"-"`
+	MeanCompleteLatency time.Duration `json:"-"`
 	// AcceptanceRate is nil until an offer is recorded: 0 means every
 	// offer was missed, nil that nothing was measured.
 	AcceptanceRate *float64 `json:"acceptanceRate"`
