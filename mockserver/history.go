@@ -13,34 +13,45 @@ import (
 // maxHistoryBuckets bounds one history answer: 31 days of hours fit, a year of days does.
 const maxHistoryBuckets = 1000
 
-// historyWindow is the range and bucket of a history query: [from, to), buckets aligned on
-// UTC hours or days.
+// historyWindow is the range and bucket of a history query: [from, to], closed at both
+// ends so that what happened at the instant of a read is in it, with buckets aligned on UTC
+// hours or days. Something at exactly to counts in the last bucket.
 type historyWindow struct {
 	from, to time.Time
 	bucket   string
 	size     time.Duration
 }
 
-// starts lists the buckets that meet [from, to).
+// starts lists the buckets that meet [from, to]: at least one.
 func (h historyWindow) starts() []time.Time {
-	var out []time.Time
-	for b := h.from.UTC().Truncate(h.size); b.Before(h.to); b = b.Add(h.size) {
+	out := []time.Time{h.from.UTC().Truncate(h.size)}
+	for b := out[0].Add(h.size); b.Before(h.to); b = b.Add(h.size) {
 		out = append(out, b)
 	}
 	return out
 }
 
-// within reports whether t happened in [from, to).
+// within reports whether t happened in [from, to].
 func (h historyWindow) within(t time.Time) bool {
-	return !t.IsZero() && !t.Before(h.from) && t.Before(h.to)
+	return !t.IsZero() && !t.Before(h.from) && !t.After(h.to)
 }
 
-// index is the bucket of t, or -1 when t is outside [from, to).
+// index is the bucket of t, or -1 when t is outside [from, to].
 func (h historyWindow) index(t time.Time) int {
 	if !h.within(t) {
 		return -1
 	}
-	return int(t.Sub(h.from.UTC().Truncate(h.size)) / h.size)
+	i := int(t.Sub(h.from.UTC().Truncate(h.size)) / h.size)
+	return min(i, h.count()-1)
+}
+
+// count is len(starts()) without listing them.
+func (h historyWindow) count() int {
+	d := h.to.Sub(h.from.UTC().Truncate(h.size))
+	if d <= 0 {
+		return 1
+	}
+	return int((d + h.size - 1) / h.size)
 }
 
 // parseHistoryTime reads a point in time as ISO-8601 or epoch milliseconds.
@@ -92,7 +103,7 @@ func historyQuery(r *request) (func(now time.Time) (historyWindow, *apiError), *
 		if w.to.Before(w.from) {
 			return w, invalidBodyf("from must not be after to")
 		}
-		if n := w.to.Sub(w.from.Truncate(w.size)) / w.size; n > maxHistoryBuckets {
+		if w.count() > maxHistoryBuckets {
 			return w, invalidBodyf("the range holds more than %d %s buckets", maxHistoryBuckets, w.bucket)
 		}
 		return w, nil
@@ -158,7 +169,7 @@ func (f *flow) bucket(start time.Time) wireFlowBucket {
 // flows buckets the tasks that finished in the window; keep picks the tasks by the worker
 // that finished them ("" for a cancel of a task nobody held).
 func (ws *workspace) flows(h historyWindow, keep func(workerID string) bool) []flow {
-	out := make([]flow, len(h.starts()))
+	out := make([]flow, h.count())
 	for id, tr := range ws.ledger.tasks {
 		if !keep(tr.workerID) {
 			continue
