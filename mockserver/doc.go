@@ -2,7 +2,8 @@
 // offline: in-process (Start, New) or as the standalone binary mockserver/cmd/mockserver.
 //
 // It speaks the /v1 wire contract of the hosted API: every operation of both tables (tasks,
-// workers, decisions, assign, priority, suggest-workers, learning, task context and comments,
+// workers, decisions, assign, priority, suggest-workers, learning, stats and history, task
+// context and comments,
 // notification channels and sequences, stored but not run),
 // the error envelope {"error":{"code":..,"message":..}}, quota headers, idempotency keys and
 // signed webhooks. A deterministic reference matcher (internal/match) decides every match, so
@@ -113,6 +114,18 @@
 // worker carry an "unmatched" member the platform does not send: a one-line summary ("no
 // worker carries tag englsh"), the task's tags nobody carries, and the nearest workers with
 // the tags each carries and what each lacks (docs/contract.md section 7, "Why a task waits").
+//
+// # Stats, history and learning writes
+//
+// The server keeps a ledger of every offer and task milestone (accept, completion,
+// cancellation) from the matcher's events, at its clock's times, and computes stats,
+// slaStats, queueAudit and the history series from it, from the tasks and workers as they
+// are and from the clock: a scenario driven on a ManualClock gives numbers that can be worked
+// out by hand (docs/contract.md section 7, "Stats and history"). sla and schedule terms are
+// measured there, not enforced. Explicit rewards and feedback change the learned means that
+// learning.status and learning.workerStats report and that rank workers; learning.reset
+// clears them; learned weights are written into routingWeights by learning.applyWeights and
+// restored by learning.revertWeights (docs/contract.md section 7, "Learning writes").
 //
 // # Admin endpoints
 //

@@ -189,3 +189,11 @@ func TestLearnedWeightsApplyAndRevert(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, map[string]float64{"english": round4(2 * factor)}, prev[0].Learned)
 }
+
+// TestPreviewWeightsOfUnknownWorker checks that naming a worker that does not exist is a 404.
+func TestPreviewWeightsOfUnknownWorker(t *testing.T) {
+	t.Parallel()
+	c, _ := learningPair(t)
+	_, err := c.Learning.PreviewWeights(context.Background(), taskrouting.PreviewWeightsParams{WorkerID: "zed"})
+	assert.ErrorIs(t, err, taskrouting.ErrNotFound)
+}
