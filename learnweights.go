@@ -136,16 +136,16 @@ func (s *LearningService) RevertWeights(ctx context.Context, workerIDs []string,
 	return out, nil
 }
 
-// Feedback reports named outcome signals for a task; learning credits
-// them to the task's worker.
+// Feedback reports named outcome signals for a task, such as a customer
+// rating; learning credits them to the task's worker.
 //
 // API: learning.feedback, POST /tasks/{taskId}/feedback
 func (s *LearningService) Feedback(ctx context.Context, taskID string, signals map[string]float64, opts ...RequestOption) error {
 	if err := checkID("taskID", taskID); err != nil {
 		return err
 	}
-	if len(signals) == 0 {
-		return &ParamError{Param: "signals", Problem: "must name at least one signal"}
+	if signals == nil {
+		signals = map[string]float64{} // the member is required; no signals record nothing
 	}
 	body := struct {
 		Signals map[string]float64 `json:"signals"`

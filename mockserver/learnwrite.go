@@ -1,11 +1,9 @@
 package mockserver
 
 import (
-	"encoding/json"
 	"math"
 	"net/http"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/taskrouting/taskrouting-go/internal/match"
@@ -112,11 +110,6 @@ func queryBool(r *request, name string) (bool, *apiError) {
 // learn, by id, or the one worker named.
 func prepPreviewWeights(r *request) (op, *apiError) {
 	workerID := r.query.Get("workerId")
-	if workerID != "" {
-		if err := checkID("querystring/workerId", workerID); err != nil {
-			return nil, err
-		}
-	}
 	override, aerr := queryBool(r, "overrideManual")
 	if aerr != nil {
 		return nil, aerr
@@ -151,17 +144,12 @@ type weightsTarget struct {
 	IncludeUnexploredTags bool     `json:"includeUnexploredTags"`
 }
 
+// decodeWeightsTarget reads the body the schema accepted; an id that names no worker is
+// skipped by the caller, not refused.
 func decodeWeightsTarget(body []byte) (weightsTarget, *apiError) {
 	var in weightsTarget
-	if err := json.Unmarshal(body, &in); err != nil {
-		return in, invalidBodyf("body is not a JSON object")
-	}
-	for i, id := range in.WorkerIDs {
-		if err := checkID("body/workerIds/"+strconv.Itoa(i), id); err != nil {
-			return in, err
-		}
-	}
-	return in, nil
+	err := decodeBody(body, &in)
+	return in, err
 }
 
 // prepApplyWeights is POST /learning/weights/apply: the previewed weights are written into
@@ -275,8 +263,16 @@ func signalReward(signals map[string]float64) float64 {
 	return sum
 }
 
-// rewardTask credits r to the task's worker and publishes what matching did after it.
-func (ws *workspace) rewardTask(now time.Time, taskID string, r float64) *apiError {
+// rewardTask credits r to the task's worker and publishes what matching did after it. With
+// nothing to record (feedback without signals) it only checks that the task has a worker to
+// credit.
+func (ws *workspace) rewardTask(now time.Time, taskID string, r float64, nothing bool) *apiError {
+	if nothing {
+		if _, err := ws.engine.CreditedWorker(taskID); err != nil {
+			return matchError(err)
+		}
+		return nil
+	}
 	res, err := ws.engine.Reward(now, taskID, r)
 	ws.publish(res)
 	if err != nil {
@@ -290,32 +286,30 @@ func prepReward(r *request) (op, *apiError) {
 	var in struct {
 		Reward float64 `json:"reward"`
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, invalidBodyf("body is not a JSON object")
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
 	taskID := r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
-		if err := ws.rewardTask(now, taskID, in.Reward); err != nil {
+		if err := ws.rewardTask(now, taskID, in.Reward, false); err != nil {
 			return 0, nil, err
 		}
 		return http.StatusOK, okAnswer{OK: true}, nil
 	}, nil
 }
 
-// prepFeedback is POST /tasks/{id}/feedback: the signals' sum is the reward.
+// prepFeedback is POST /tasks/{id}/feedback: the signals' sum is the reward; no signals
+// record nothing.
 func prepFeedback(r *request) (op, *apiError) {
 	var in struct {
 		Signals map[string]float64 `json:"signals"`
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, invalidBodyf("body is not a JSON object")
-	}
-	if len(in.Signals) == 0 {
-		return nil, invalidBodyf("signals must name at least one signal")
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
 	taskID := r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
-		if err := ws.rewardTask(now, taskID, signalReward(in.Signals)); err != nil {
+		if err := ws.rewardTask(now, taskID, signalReward(in.Signals), len(in.Signals) == 0); err != nil {
 			return 0, nil, err
 		}
 		return http.StatusOK, okAnswer{OK: true}, nil
@@ -330,7 +324,7 @@ type wireFeedbackResult struct {
 
 // prepFeedbackBulk is POST /learning/feedback: each item is credited on its own, in order;
 // one that fails names its error code and changes nothing. An item's reward is its
-// `reward` plus the sum of its signals.
+// `reward` plus the sum of its signals; an item with neither records nothing.
 func prepFeedbackBulk(r *request) (op, *apiError) {
 	var in struct {
 		Items []struct {
@@ -339,24 +333,18 @@ func prepFeedbackBulk(r *request) (op, *apiError) {
 			Reward  *float64           `json:"reward"`
 		} `json:"items"`
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, invalidBodyf("body is not a JSON object")
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		out := make([]wireFeedbackResult, 0, len(in.Items))
 		for _, it := range in.Items {
 			res := wireFeedbackResult{TaskID: it.TaskID, OK: true}
-			var err *apiError
-			if it.Reward == nil && len(it.Signals) == 0 {
-				err = invalidBodyf("an item needs a reward or signals")
-			} else {
-				reward := signalReward(it.Signals)
-				if it.Reward != nil {
-					reward += *it.Reward
-				}
-				err = ws.rewardTask(now, it.TaskID, reward)
+			reward := signalReward(it.Signals)
+			if it.Reward != nil {
+				reward += *it.Reward
 			}
-			if err != nil {
+			if err := ws.rewardTask(now, it.TaskID, reward, it.Reward == nil && len(it.Signals) == 0); err != nil {
 				res.OK, res.Error = false, &err.code
 			}
 			out = append(out, res)

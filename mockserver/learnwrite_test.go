@@ -91,6 +91,10 @@ func TestLearningFeedbackSumsSignals(t *testing.T) {
 	require.Len(t, ws.Skills, 1)
 	assert.Equal(t, 1, ws.Skills[0].Count)
 	assert.InDelta(t, 2.5, ws.Skills[0].MeanReward, 1e-12, "a pending offer's worker is credited")
+	require.NoError(t, c.Learning.Feedback(ctx, "t1", nil), "no signals: accepted")
+	ws, err = c.Learning.WorkerStats(ctx, "ana")
+	require.NoError(t, err)
+	assert.Equal(t, 1, ws.Skills[0].Count, "no signals: nothing recorded")
 
 	for _, id := range []string{"ana", "ben"} {
 		_, err = c.Workers.SetAvailability(ctx, id, taskrouting.SetAvailabilityParams{Available: false, ReleaseBacklog: true})
@@ -104,13 +108,14 @@ func TestLearningFeedbackSumsSignals(t *testing.T) {
 	assert.ErrorIs(t, c.Learning.Reward(ctx, "queued", 1), taskrouting.ErrInvalidState, "nobody holds a queued task")
 	assert.ErrorIs(t, c.Learning.Feedback(ctx, "nope", map[string]float64{"csat": 1}), taskrouting.ErrNotFound)
 	assert.ErrorIs(t, c.Learning.Reward(ctx, "t1", 2e6), taskrouting.ErrValidation, "rewards are bounded")
+	assert.ErrorIs(t, c.Learning.Feedback(ctx, "queued", nil), taskrouting.ErrInvalidState, "no signals still needs a worker to credit")
 	after, err := c.Learning.Status(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, before, after, "refused rewards change nothing")
 }
 
 // TestLearningFeedbackBulkPartial checks that each item stands alone: the good ones count, a
-// bad one names its error code.
+// bad one names its error code, an empty one is accepted and records nothing.
 func TestLearningFeedbackBulkPartial(t *testing.T) {
 	t.Parallel()
 	c, _ := learningPair(t)
@@ -123,7 +128,7 @@ func TestLearningFeedbackBulkPartial(t *testing.T) {
 		{TaskID: "t1"},
 	})
 	require.NoError(t, err)
-	want := []taskrouting.FeedbackResult{{TaskID: "t1", OK: true}, {TaskID: "nope", Error: "not_found"}, {TaskID: "t1", Error: "invalid_body"}}
+	want := []taskrouting.FeedbackResult{{TaskID: "t1", OK: true}, {TaskID: "nope", Error: "not_found"}, {TaskID: "t1", OK: true}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}

@@ -19,18 +19,36 @@ func (e *Engine) Reward(now time.Time, taskID string, r float64) (Result, error)
 	if math.IsNaN(r) || math.Abs(r) > MaxExplicitReward {
 		return e.fail(res, &InputError{Field: "reward", Reason: "must be a number between -1e6 and 1e6"})
 	}
-	t, err := e.lookupTask(taskID)
+	t, w, err := e.credited(taskID)
 	if err != nil {
 		return e.fail(res, err)
-	}
-	w := e.workers[t.workerID]
-	if t.workerID == "" || w == nil {
-		return e.fail(res, &StateError{Op: "reward", TaskID: t.id, Status: t.status, Reason: StateWrongStatus})
 	}
 	e.reward(w, t, r)
 	// A reward can lift (or set) a learned veto, and it moves the worker's rank.
 	e.markWorker(w)
 	return e.finish(res), nil
+}
+
+// CreditedWorker names the worker a reward for the task would go to, or the error Reward
+// would give, without recording anything (feedback with no signals).
+func (e *Engine) CreditedWorker(taskID string) (string, error) {
+	_, w, err := e.credited(taskID)
+	if err != nil {
+		return "", err
+	}
+	return w.id, nil
+}
+
+func (e *Engine) credited(taskID string) (*task, *worker, error) {
+	t, err := e.lookupTask(taskID)
+	if err != nil {
+		return nil, nil, err
+	}
+	w := e.workers[t.workerID]
+	if t.workerID == "" || w == nil {
+		return nil, nil, &StateError{Op: "reward", TaskID: t.id, Status: t.status, Reason: StateWrongStatus}
+	}
+	return t, w, nil
 }
 
 // ResetLearning forgets every learned (worker, tag) mean and the reward totals
