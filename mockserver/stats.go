@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/json"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -293,11 +294,14 @@ func prepQueueAudit(r *request) (op, *apiError) {
 	}
 	var minWaiting time.Duration
 	if v := r.query.Get("minWaitingMs"); v != "" {
-		n, err := strconv.ParseFloat(v, 64)
-		if err != nil || n < 0 || n > 1<<53 {
+		n, err := strconv.ParseFloat(v, 64) // the schema has checked it is a number >= 0
+		if err != nil || n < 0 {
 			return nil, validationf("querystring/minWaitingMs must be >= 0")
 		}
-		minWaiting = time.Duration(n) * time.Millisecond
+		minWaiting = time.Duration(math.MaxInt64) // longer than any wait
+		if n < float64(math.MaxInt64/int64(time.Millisecond)) {
+			minWaiting = time.Duration(n * float64(time.Millisecond))
+		}
 	}
 	healthy, aerr := queryBool(r, "includeHealthy")
 	if aerr != nil {
