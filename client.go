@@ -25,6 +25,8 @@ type Client struct {
 	Stats         *StatsService
 	Teams         *TeamsService
 	Skills        *SkillsService
+	Workflows     *WorkflowsService
+	Runs          *RunsService
 
 	baseURL   string // no trailing slash
 	userAgent string
@@ -135,6 +137,8 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c.Learning = &LearningService{c: c}
 	c.Stats = &StatsService{c: c}
 	c.Teams = &TeamsService{c: c}
+	c.Workflows = &WorkflowsService{c: c}
+	c.Runs = &RunsService{c: c}
 	return c, nil
 }
 

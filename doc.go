@@ -14,12 +14,13 @@
 // suggest workers), Client.Workers (upsert, patch, get, list, availability,
 // queue, remove, sign-in identity), Client.Decisions (accept, reject,
 // complete, the decision log), Client.Notifications (channels: where
-// notifications go; sequences: when), Client.Learning (status,
-// per-worker statistics, explicit rewards and feedback, reset, and learned
-// routing weights to preview, apply and revert) and Client.Stats (the
-// workspace now, SLA counters, the queue audit and history series). A
-// WorkerClient is the worker plane: one worker, signed in with a PIN,
-// acting for itself.
+// notifications go; sequences: when), Client.Workflows (definitions,
+// starting runs), Client.Runs (a run's state and steps, cancel, completing or
+// failing a callback step), Client.Learning (status, per-worker statistics,
+// explicit rewards and feedback, reset, and learned routing weights to
+// preview, apply and revert) and Client.Stats (the workspace now, SLA
+// counters, the queue audit and history series). A WorkerClient is the
+// worker plane: one worker, signed in with a PIN, acting for itself.
 //
 // The service announces each match with a signed task.matched webhook:
 // verify and parse deliveries with the webhook subpackage. The mockserver

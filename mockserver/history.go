@@ -164,9 +164,9 @@ func (f *flow) bucket(start time.Time) wireFlowBucket {
 		AvgWaitMs: mean(f.waits), P50WaitMs: percentile(f.waits, 50), P95WaitMs: percentile(f.waits, 95), AvgHandleMs: mean(f.handles)}
 }
 
-// flows buckets the tasks that finished in the window; keep picks the tasks by the worker
+// flowBuckets buckets the tasks that finished in the window; keep picks the tasks by the worker
 // that finished them ("" for a cancel of a task nobody held).
-func (ws *workspace) flows(h historyWindow, keep func(workerID string) bool) []flow {
+func (ws *workspace) flowBuckets(h historyWindow, keep func(workerID string) bool) []flow {
 	out := make([]flow, h.count())
 	for id, tr := range ws.ledger.tasks {
 		if !keep(tr.workerID) {
@@ -198,7 +198,7 @@ func prepTimeseries(r *request) (op, *apiError) {
 		if err != nil {
 			return 0, nil, err
 		}
-		fl := ws.flows(h, func(string) bool { return true })
+		fl := ws.flowBuckets(h, func(string) bool { return true })
 		out := struct {
 			From    string           `json:"from"`
 			To      string           `json:"to"`
@@ -314,7 +314,7 @@ func prepWorkerTimeseries(r *request) (op, *apiError) {
 			return 0, nil, err
 		}
 		starts := h.starts()
-		fl := ws.flows(h, func(id string) bool { return id == workerID })
+		fl := ws.flowBuckets(h, func(id string) bool { return id == workerID })
 		type offerCounts struct{ offered, accepted, rejected, expired, released int }
 		counts := make([]offerCounts, len(starts))
 		for _, o := range ws.ledger.offers {
