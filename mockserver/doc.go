@@ -141,8 +141,8 @@
 // cancellation) from the matcher's events, at its clock's times, and computes stats,
 // slaStats, queueAudit and the history series from it, from the tasks and workers as they
 // are and from the clock: a scenario driven on a ManualClock gives numbers that can be worked
-// out by hand (docs/contract.md section 7, "Stats and history"). sla and schedule terms are
-// measured there, not enforced. Explicit rewards and feedback change the learned means that
+// out by hand (docs/contract.md section 7, "Stats and history"); slaStats counts what the task
+// clocks did and measures sla.completeWithinMs, which is not enforced. Explicit rewards and feedback change the learned means that
 // learning.status and learning.workerStats report and that rank workers; learning.reset
 // clears them; learned weights are written into routingWeights by learning.applyWeights and
 // restored by learning.revertWeights (docs/contract.md section 7, "Learning writes").

@@ -298,7 +298,8 @@ type wireWorkerBucket struct {
 
 // prepWorkerTimeseries is GET /stats/workers/{id}/timeseries: one worker's completions and
 // cancellations per bucket and, in day buckets, its offers by how they ended (counted when
-// made, and when they ended). Worked time is not measured by the mock server: null.
+// made, and when they ended) and the tasks it failed. Worked time is not measured by the
+// mock server: null.
 func prepWorkerTimeseries(r *request) (op, *apiError) {
 	workerID := r.params[0]
 	window, aerr := historyQuery(r)
@@ -337,6 +338,12 @@ func prepWorkerTimeseries(r *request) (op, *apiError) {
 				}
 			}
 		}
+		failed := make([]int, len(starts))
+		for _, tr := range ws.ledger.tasks {
+			if i := h.index(tr.failedAt); i >= 0 && tr.workerID == workerID {
+				failed[i]++
+			}
+		}
 		out := struct {
 			WorkerID string             `json:"workerId"`
 			From     string             `json:"from"`
@@ -347,9 +354,8 @@ func prepWorkerTimeseries(r *request) (op, *apiError) {
 		for i, start := range starts {
 			b := wireWorkerBucket{wireFlowBucket: fl[i].bucket(start)}
 			if h.bucket == "day" {
-				c := counts[i]
-				failed := 0
-				b.Offered, b.Accepted, b.Rejected, b.Expired, b.Released, b.Failed = &c.offered, &c.accepted, &c.rejected, &c.expired, &c.released, &failed
+				c, f := counts[i], failed[i]
+				b.Offered, b.Accepted, b.Rejected, b.Expired, b.Released, b.Failed = &c.offered, &c.accepted, &c.rejected, &c.expired, &c.released, &f
 			}
 			out.Buckets = append(out.Buckets, b)
 		}

@@ -36,6 +36,10 @@ type taskRecord struct {
 	completedAt  time.Time
 	cancelledAt  time.Time
 	workerID     string // who accepted it; for a cancel, who held it ("" if nobody)
+	// closedBy counts the task's clock actions by the clock's name ("sla", "maxRejections",
+	// "schedule", "escalation"): each task.parked, task.dropped or clock task.failed.
+	closedBy map[string]int
+	failedAt time.Time // failed by its worker (task.failed naming one)
 }
 
 func (l *ledger) task(ev *match.Event) *taskRecord {
@@ -80,6 +84,17 @@ func (l *ledger) record(ev *match.Event) {
 	case match.EventTaskCompleted:
 		tr := l.task(ev)
 		tr.completedAt, tr.workerID = ev.At, ev.WorkerID
+	case match.EventTaskParked, match.EventTaskDropped, match.EventTaskFailed:
+		tr := l.task(ev)
+		l.closeOffer(ev, ev.Kind)
+		if ev.Kind == match.EventTaskFailed && ev.WorkerID != "" {
+			tr.failedAt, tr.workerID = ev.At, ev.WorkerID
+			return
+		}
+		if tr.closedBy == nil {
+			tr.closedBy = map[string]int{}
+		}
+		tr.closedBy[ev.Reason]++
 	case match.EventTaskCancelled:
 		tr := l.task(ev)
 		if i, ok := l.open[ev.TaskID]; ok {

@@ -52,7 +52,8 @@ func prepStats(*request) (op, *apiError) {
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		census := ws.engine.Census()
 		out := wireWorkspaceStats{Plan: sandboxPlan, Tasks: map[string]int{}, Workers: ws.workers}
-		for _, s := range []match.Status{match.StatusQueued, match.StatusPending, match.StatusAccepted, match.StatusCompleted, match.StatusCancelled} {
+		for _, s := range []match.Status{match.StatusScheduled, match.StatusQueued, match.StatusPending, match.StatusAccepted,
+			match.StatusParked, match.StatusCompleted, match.StatusCancelled, match.StatusFailed, match.StatusExpired} {
 			out.Tasks[string(s)] = census.ByStatus[s]
 		}
 		if !census.OldestQueued.IsZero() {
@@ -105,39 +106,20 @@ type wireSLAStats struct {
 	AcceptanceRate        *float64 `json:"acceptanceRate"`
 }
 
-// taskTerms is what a task's stored sla and schedule ask for; zero members were not set.
-type taskTerms struct {
-	expireAfter     time.Duration
-	completeWithin  time.Duration
-	maxRejections   int
-	onMaxRejections string
-	notAfter        time.Time
-}
-
-func termsOf(t match.Task) taskTerms {
-	var out taskTerms
+// completeWithin is a task's stored sla.completeWithinMs (0 when not set): the one term the
+// server measures without enforcing it.
+func completeWithin(t match.Task) time.Duration {
 	x, ok := t.Extra.(*taskExtra)
-	if !ok {
-		return out
+	if !ok || len(x.sla) == 0 {
+		return 0
 	}
 	var sla struct {
-		ExpireAfterMs    int64  `json:"expireAfterMs"`
-		CompleteWithinMs int64  `json:"completeWithinMs"`
-		MaxRejections    int    `json:"maxRejections"`
-		OnMaxRejections  string `json:"onMaxRejections"`
+		CompleteWithinMs float64 `json:"completeWithinMs"`
 	}
-	if len(x.sla) > 0 && json.Unmarshal(x.sla, &sla) == nil {
-		out.expireAfter = time.Duration(sla.ExpireAfterMs) * time.Millisecond
-		out.completeWithin = time.Duration(sla.CompleteWithinMs) * time.Millisecond
-		out.maxRejections, out.onMaxRejections = sla.MaxRejections, sla.OnMaxRejections
+	if json.Unmarshal(x.sla, &sla) != nil {
+		return 0
 	}
-	var sched struct {
-		NotAfter *int64 `json:"notAfter"`
-	}
-	if len(x.schedule) > 0 && json.Unmarshal(x.schedule, &sched) == nil && sched.NotAfter != nil {
-		out.notAfter = time.UnixMilli(*sched.NotAfter)
-	}
-	return out
+	return time.Duration(sla.CompleteWithinMs * float64(time.Millisecond))
 }
 
 // prepSLAStats is GET /stats/sla, over every task (or those carrying tag), computed from
@@ -190,35 +172,24 @@ func prepSLAStats(r *request) (op, *apiError) {
 				completed++
 				completeSum += float64(rec.completedAt.Sub(rec.acceptedAt).Milliseconds())
 			}
-			terms := termsOf(t)
-			if d := terms.expireAfter; d > 0 {
-				// Time to live: it had to be accepted within d of its creation.
-				deadline := t.CreatedAt.Add(d)
-				cancelledBefore := !rec.cancelledAt.IsZero() && !rec.cancelledAt.After(deadline)
-				acceptedInTime := !rec.acceptedAt.IsZero() && !rec.acceptedAt.After(deadline)
-				if !now.Before(deadline) && !cancelledBefore && !acceptedInTime {
-					out.TTLExpiries++
-				}
-			}
-			if d := terms.completeWithin; d > 0 && !rec.acceptedAt.IsZero() {
+			if d := completeWithin(t); d > 0 && !rec.acceptedAt.IsZero() {
 				// Completion: once accepted, it had to be completed within d.
 				deadline := rec.acceptedAt.Add(d)
 				cancelledBefore := !rec.cancelledAt.IsZero() && !rec.cancelledAt.After(deadline)
-				if orNow(rec.completedAt, now).After(deadline) && !cancelledBefore {
+				failedBefore := !rec.failedAt.IsZero() && !rec.failedAt.After(deadline)
+				if orNow(rec.completedAt, now).After(deadline) && !cancelledBefore && !failedBefore {
 					out.CompletionBreaches++
 				}
 			}
-			if terms.maxRejections > 0 && terms.onMaxRejections != "keep" && len(t.RejectedBy) >= terms.maxRejections {
+			// The clocks the matcher runs (docs/contract.md section 7): count what they did.
+			if rec.closedBy["sla"] > 0 {
+				out.TTLExpiries++
+			}
+			if rec.closedBy["maxRejections"] > 0 {
 				out.RejectionParked++
 			}
-			if !terms.notAfter.IsZero() {
-				first := now
-				if rec.offers > 0 {
-					first = rec.firstOfferAt
-				}
-				if first.After(terms.notAfter) && (rec.cancelledAt.IsZero() || rec.cancelledAt.After(terms.notAfter)) {
-					out.ScheduleMisses++
-				}
+			if rec.closedBy["schedule"] > 0 {
+				out.ScheduleMisses++
 			}
 		})
 		if completed > 0 {

@@ -56,8 +56,9 @@ func TestStatsFromWhatHappened(t *testing.T) {
 	require.NoError(t, err)
 	oldest := 90 * time.Second // t2, created at +40s, read at +130s
 	want := &taskrouting.WorkspaceStats{
-		Plan:    "sandbox",
-		Tasks:   map[string]int{"queued": 3, "pending": 0, "accepted": 0, "completed": 1, "cancelled": 0},
+		Plan: "sandbox",
+		Tasks: map[string]int{"scheduled": 0, "queued": 3, "pending": 0, "accepted": 0, "parked": 0,
+			"completed": 1, "cancelled": 0, "failed": 0, "expired": 0},
 		Workers: 2,
 		Meter:   taskrouting.StatsMeter{Period: "2025-11", MatchedTasks: 2},
 		Queue: taskrouting.QueueStats{OldestWaiting: &oldest, PerWorker: []taskrouting.WorkerBacklog{
@@ -96,9 +97,9 @@ func TestSLAStatsFromWhatHappened(t *testing.T) {
 	}
 }
 
-// TestSLAStatsFromStoredTerms measures the tasks' stored sla and schedule against the clock
-// (the server does not enforce them): a time to live that ran out before an accept, a
-// completion window that ran out, a rejection budget used up and an offer window missed.
+// TestSLAStatsFromStoredTerms counts what the task clocks did (a shelf life that ran out
+// before an accept, a rejection budget used up, an offer window missed before any worker
+// came) and measures the completion window the server stores without enforcing.
 func TestSLAStatsFromStoredTerms(t *testing.T) {
 	t.Parallel()
 	t0 := time.UnixMilli(1763700000000).UTC()
@@ -128,9 +129,9 @@ func TestSLAStatsFromStoredTerms(t *testing.T) {
 
 	before, err := c.Stats.SLA(ctx, "")
 	require.NoError(t, err)
-	quarter := 0.25
-	want := &taskrouting.SLAStats{Offers: 4, AcceptedInTime: 1, ScheduleMisses: 1, RejectionParked: 1,
-		MeanAcceptLatency: 5 * time.Second, AcceptanceRate: &quarter}
+	third := 1.0 / 3 // "late" left at +5s, before ana came: 3 offers
+	want := &taskrouting.SLAStats{Offers: 3, AcceptedInTime: 1, ScheduleMisses: 1, RejectionParked: 1,
+		MeanAcceptLatency: 5 * time.Second, AcceptanceRate: &third}
 	if diff := cmp.Diff(want, before); diff != "" {
 		t.Errorf("at +25s, before any deadline (-want +got):\n%s", diff)
 	}
