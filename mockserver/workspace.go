@@ -24,7 +24,10 @@ type workspace struct {
 	limits Limits
 	idem   idempotencyStore
 
-	identities  map[string]identity        // worker sign-ins of the worker plane
+	id          string                     // the workspace id worker sign-ins name
+	identities  map[string]*identity       // worker sign-ins of the worker plane
+	identitySeq int                        // last identity's creation number
+	onboard     onboardingStore            // invites sent, join links, locations (onboarding.go)
 	attachments attachmentStore            // files on tasks, with the bytes storage received
 	notify      notificationStore          // notification channels and sequences
 	teams       teamStore                  // teams and who is on them (teams.go)
