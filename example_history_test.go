@@ -32,7 +32,7 @@ func ExampleStatsService_Timeseries() {
 	sb.handled("t1")
 
 	from := time.Date(2025, 11, 21, 4, 0, 0, 0, time.UTC)
-	ts, err := c.Stats.Timeseries(context.Background(), taskrouting.HistoryParams{From: from, Bucket: "hour"})
+	ts, err := c.Stats.Timeseries(context.Background(), taskrouting.StatsWindow{From: from, Bucket: "hour"})
 	if err != nil {
 		panic(err)
 	}
@@ -48,7 +48,7 @@ func ExampleStatsService_Workers() {
 	defer sb.Close()
 	sb.handled("t1")
 
-	h, err := c.Stats.Workers(context.Background(), taskrouting.WorkerHistoryParams{})
+	h, err := c.Stats.Workers(context.Background(), taskrouting.WorkerStatsParams{})
 	if err != nil {
 		panic(err)
 	}
@@ -66,7 +66,7 @@ func ExampleStatsService_WorkerTimeseries() {
 	sb.handled("t1")
 
 	day := time.Date(2025, 11, 21, 0, 0, 0, 0, time.UTC)
-	ts, err := c.Stats.WorkerTimeseries(context.Background(), "ana", taskrouting.HistoryParams{From: day, To: day.AddDate(0, 0, 1), Bucket: "day"})
+	ts, err := c.Stats.WorkerTimeseries(context.Background(), "ana", taskrouting.StatsWindow{From: day, To: day.AddDate(0, 0, 1), Bucket: "day"})
 	if err != nil {
 		panic(err)
 	}

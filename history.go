@@ -7,16 +7,16 @@ import (
 	"time"
 )
 
-// HistoryParams is the window of a history read. Zero times leave the
+// StatsWindow is the window of a stats history read. Zero times leave the
 // bound to the server (the mock server: the last day of hours, or the last
 // week of days, up to now); Bucket is "hour", "day" or "" for the
 // server's default.
-type HistoryParams struct {
+type StatsWindow struct {
 	From, To time.Time `json:"-"`
 	Bucket   string
 }
 
-func (p HistoryParams) query(prefix string) (url.Values, error) {
+func (p StatsWindow) values(prefix string) (url.Values, error) {
 	if p.Bucket != "" {
 		if err := checkOneOf(prefix+".Bucket", p.Bucket, "hour", "day"); err != nil {
 			return nil, err
@@ -124,10 +124,10 @@ func (s *StatsTimeseries) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkerHistoryParams is the window of a per-worker history and, when
+// WorkerStatsParams is the window of a per-worker history and, when
 // TeamID is set, the team whose members to list.
-type WorkerHistoryParams struct {
-	HistoryParams
+type WorkerStatsParams struct {
+	StatsWindow
 	TeamID string // at most 64 characters
 }
 
@@ -244,8 +244,8 @@ func (wb *WorkerBucket) UnmarshalJSON(b []byte) error {
 // bucket, with waiting and handling times.
 //
 // API: history.timeseries, GET /stats/timeseries
-func (s *StatsService) Timeseries(ctx context.Context, p HistoryParams, opts ...RequestOption) (*StatsTimeseries, error) {
-	q, err := p.query("HistoryParams")
+func (s *StatsService) Timeseries(ctx context.Context, p StatsWindow, opts ...RequestOption) (*StatsTimeseries, error) {
+	q, err := p.values("StatsWindow")
 	if err != nil {
 		return nil, err
 	}
@@ -259,13 +259,13 @@ func (s *StatsService) Timeseries(ctx context.Context, p HistoryParams, opts ...
 // Workers reports what each worker finished in a window.
 //
 // API: history.workers, GET /stats/workers
-func (s *StatsService) Workers(ctx context.Context, p WorkerHistoryParams, opts ...RequestOption) (*WorkerHistory, error) {
-	q, err := p.query("WorkerHistoryParams")
+func (s *StatsService) Workers(ctx context.Context, p WorkerStatsParams, opts ...RequestOption) (*WorkerHistory, error) {
+	q, err := p.values("WorkerStatsParams")
 	if err != nil {
 		return nil, err
 	}
 	if p.TeamID != "" {
-		if err := checkLen("WorkerHistoryParams.TeamID", p.TeamID, 1, 64); err != nil {
+		if err := checkLen("WorkerStatsParams.TeamID", p.TeamID, 1, 64); err != nil {
 			return nil, err
 		}
 		q.Set("teamId", p.TeamID)
@@ -280,11 +280,11 @@ func (s *StatsService) Workers(ctx context.Context, p WorkerHistoryParams, opts 
 // WorkerTimeseries reports one worker's flow per bucket.
 //
 // API: history.workerTimeseries, GET /stats/workers/{workerId}/timeseries
-func (s *StatsService) WorkerTimeseries(ctx context.Context, workerID string, p HistoryParams, opts ...RequestOption) (*WorkerTimeseries, error) {
+func (s *StatsService) WorkerTimeseries(ctx context.Context, workerID string, p StatsWindow, opts ...RequestOption) (*WorkerTimeseries, error) {
 	if err := checkID("workerID", workerID); err != nil {
 		return nil, err
 	}
-	q, err := p.query("HistoryParams")
+	q, err := p.values("StatsWindow")
 	if err != nil {
 		return nil, err
 	}

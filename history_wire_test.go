@@ -15,7 +15,7 @@ func TestHistoryWire(t *testing.T) {
 	n := func(v int) *int { return &v }
 	runStatsWire(t, []statsWireCase{
 		{"timeseries with a window", "history.timeseries", func(ctx context.Context, c *Client) (any, error) {
-			return c.Stats.Timeseries(ctx, HistoryParams{From: hour, To: hour.Add(2 * time.Hour), Bucket: "hour"})
+			return c.Stats.Timeseries(ctx, StatsWindow{From: hour, To: hour.Add(2 * time.Hour), Bucket: "hour"})
 		}, "/stats/timeseries?bucket=hour&from=2025-11-21T04%3A00%3A00.000Z&to=2025-11-21T06%3A00%3A00.000Z",
 			`{"from":"2025-11-21T04:00:00.000Z","to":"2025-11-21T06:00:00.000Z","bucket":"hour","buckets":[
 			{"bucketStart":"2025-11-21T04:00:00.000Z","completed":2,"cancelled":1,"avgWaitMs":1500,"p50WaitMs":1000,"p95WaitMs":2000,"avgHandleMs":60000},
@@ -26,11 +26,11 @@ func TestHistoryWire(t *testing.T) {
 				{Start: hour.Add(time.Hour)},
 			}}},
 		{"timeseries with the server's defaults and bare dates", "history.timeseries", func(ctx context.Context, c *Client) (any, error) {
-			return c.Stats.Timeseries(ctx, HistoryParams{})
+			return c.Stats.Timeseries(ctx, StatsWindow{})
 		}, "/stats/timeseries", `{"from":"2025-11-20","to":"2025-11-21","bucket":"day","buckets":[]}`,
 			&StatsTimeseries{From: hour.Truncate(24 * time.Hour).Add(-24 * time.Hour), To: hour.Truncate(24 * time.Hour), Bucket: "day", Buckets: []FlowBucket{}}},
 		{"workers of a team", "history.workers", func(ctx context.Context, c *Client) (any, error) {
-			h, err := c.Stats.Workers(ctx, WorkerHistoryParams{HistoryParams: HistoryParams{Bucket: "day"}, TeamID: "team_1"})
+			h, err := c.Stats.Workers(ctx, WorkerStatsParams{StatsWindow: StatsWindow{Bucket: "day"}, TeamID: "team_1"})
 			if h != nil {
 				for i := range h.Workers {
 					h.Workers[i].Raw = nil
@@ -44,7 +44,7 @@ func TestHistoryWire(t *testing.T) {
 				{WorkerID: "ana", Completed: 3, AvgWait: durp(time.Second)},
 			}}},
 		{"a worker's days escape the id", "history.workerTimeseries", func(ctx context.Context, c *Client) (any, error) {
-			return c.Stats.WorkerTimeseries(ctx, "ana b", HistoryParams{Bucket: "day"})
+			return c.Stats.WorkerTimeseries(ctx, "ana b", StatsWindow{Bucket: "day"})
 		}, "/stats/workers/ana%20b/timeseries?bucket=day",
 			`{"workerId":"ana b","from":"2025-11-21T00:00:00.000Z","to":"2025-11-22T00:00:00.000Z","bucket":"day","buckets":[
 			{"bucketStart":"2025-11-21T00:00:00.000Z","completed":1,"cancelled":0,"onShiftMs":28800000,"breakMs":null,"workingMs":null,
@@ -72,19 +72,19 @@ func TestHistoryRefusedBeforeSending(t *testing.T) {
 		param string
 	}{
 		{"unknown bucket", func(ctx context.Context, c *Client) error {
-			_, err := c.Stats.Timeseries(ctx, HistoryParams{Bucket: "week"})
+			_, err := c.Stats.Timeseries(ctx, StatsWindow{Bucket: "week"})
 			return err
-		}, "HistoryParams.Bucket"},
+		}, "StatsWindow.Bucket"},
 		{"to before from", func(ctx context.Context, c *Client) error {
-			_, err := c.Stats.Timeseries(ctx, HistoryParams{From: t0, To: t0.Add(-time.Second)})
+			_, err := c.Stats.Timeseries(ctx, StatsWindow{From: t0, To: t0.Add(-time.Second)})
 			return err
-		}, "HistoryParams.To"},
+		}, "StatsWindow.To"},
 		{"team id too long", func(ctx context.Context, c *Client) error {
-			_, err := c.Stats.Workers(ctx, WorkerHistoryParams{TeamID: string(make([]byte, 65))})
+			_, err := c.Stats.Workers(ctx, WorkerStatsParams{TeamID: string(make([]byte, 65))})
 			return err
-		}, "WorkerHistoryParams.TeamID"},
+		}, "WorkerStatsParams.TeamID"},
 		{"worker series without worker", func(ctx context.Context, c *Client) error {
-			_, err := c.Stats.WorkerTimeseries(ctx, "", HistoryParams{})
+			_, err := c.Stats.WorkerTimeseries(ctx, "", StatsWindow{})
 			return err
 		}, "workerID"},
 	}

@@ -54,8 +54,8 @@ func (h historyWindow) count() int {
 	return int((d + h.size - 1) / h.size)
 }
 
-// parseHistoryTime reads a point in time as ISO-8601 or epoch milliseconds.
-func parseHistoryTime(name, v string) (time.Time, *apiError) {
+// parseStatsTime reads a point in time as ISO-8601 or epoch milliseconds.
+func parseStatsTime(name, v string) (time.Time, *apiError) {
 	if ms, err := strconv.ParseInt(v, 10, 64); err == nil && ms >= 0 {
 		return time.UnixMilli(ms).UTC(), nil
 	}
@@ -66,10 +66,10 @@ func parseHistoryTime(name, v string) (time.Time, *apiError) {
 	return t.UTC(), nil
 }
 
-// historyQuery reads from, to and bucket. The window is decided at run time: its defaults
+// statsWindowQuery reads from, to and bucket. The window is decided at run time: its defaults
 // are relative to the server's clock (to = now, from = to minus a day of hours or a week of
 // days).
-func historyQuery(r *request) (func(now time.Time) (historyWindow, *apiError), *apiError) {
+func statsWindowQuery(r *request) (func(now time.Time) (historyWindow, *apiError), *apiError) {
 	h := historyWindow{bucket: "hour", size: time.Hour}
 	if r.query.Get("bucket") == "day" { // api/openapi.json allows hour and day only
 		h.bucket, h.size = "day", 24*time.Hour
@@ -77,12 +77,12 @@ func historyQuery(r *request) (func(now time.Time) (historyWindow, *apiError), *
 	var from, to time.Time
 	var err *apiError
 	if v := r.query.Get("from"); v != "" {
-		if from, err = parseHistoryTime("from", v); err != nil {
+		if from, err = parseStatsTime("from", v); err != nil {
 			return nil, err
 		}
 	}
 	if v := r.query.Get("to"); v != "" {
-		if to, err = parseHistoryTime("to", v); err != nil {
+		if to, err = parseStatsTime("to", v); err != nil {
 			return nil, err
 		}
 	}
@@ -189,7 +189,7 @@ func (ws *workspace) flowBuckets(h historyWindow, keep func(workerID string) boo
 // prepTimeseries is GET /stats/timeseries: the workspace's completions and cancellations
 // per bucket (docs/contract.md, "History").
 func prepTimeseries(r *request) (op, *apiError) {
-	window, aerr := historyQuery(r)
+	window, aerr := statsWindowQuery(r)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -224,7 +224,7 @@ type wireWorkerProductivity struct {
 // Every current worker is listed, and a removed one that finished something in the window;
 // teamId keeps the team's members (an unknown team has none).
 func prepHistoryWorkers(r *request) (op, *apiError) {
-	window, aerr := historyQuery(r)
+	window, aerr := statsWindowQuery(r)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -302,7 +302,7 @@ type wireWorkerBucket struct {
 // mock server: null.
 func prepWorkerTimeseries(r *request) (op, *apiError) {
 	workerID := r.params[0]
-	window, aerr := historyQuery(r)
+	window, aerr := statsWindowQuery(r)
 	if aerr != nil {
 		return nil, aerr
 	}

@@ -68,7 +68,7 @@ func TestHistoryTimeseriesFromWhatHappened(t *testing.T) {
 	at5 := taskrouting.FlowBucket{Start: h4.Add(time.Hour), Completed: 1,
 		AvgWait: dur(50 * time.Second), P50Wait: dur(50 * time.Second), P95Wait: dur(50 * time.Second), AvgHandle: dur(1450 * time.Second)}
 
-	got, err := c.Stats.Timeseries(ctx, taskrouting.HistoryParams{From: h4, Bucket: "hour"})
+	got, err := c.Stats.Timeseries(ctx, taskrouting.StatsWindow{From: h4, Bucket: "hour"})
 	require.NoError(t, err)
 	want := &taskrouting.StatsTimeseries{From: h4, To: t0.Add(30 * time.Minute), Bucket: "hour", Buckets: []taskrouting.FlowBucket{at4, at5}}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -76,7 +76,7 @@ func TestHistoryTimeseriesFromWhatHappened(t *testing.T) {
 	}
 
 	day := time.Date(2025, 11, 21, 0, 0, 0, 0, time.UTC)
-	got, err = c.Stats.Timeseries(ctx, taskrouting.HistoryParams{From: day, To: day.Add(24 * time.Hour), Bucket: "day"})
+	got, err = c.Stats.Timeseries(ctx, taskrouting.StatsWindow{From: day, To: day.Add(24 * time.Hour), Bucket: "day"})
 	require.NoError(t, err)
 	want = &taskrouting.StatsTimeseries{From: day, To: day.Add(24 * time.Hour), Bucket: "day", Buckets: []taskrouting.FlowBucket{{
 		Start: day, Completed: 2, Cancelled: 1, AvgWait: dur(40 * time.Second),
@@ -87,7 +87,7 @@ func TestHistoryTimeseriesFromWhatHappened(t *testing.T) {
 		t.Errorf("one day (-want +got):\n%s", diff)
 	}
 
-	got, err = c.Stats.Timeseries(ctx, taskrouting.HistoryParams{})
+	got, err = c.Stats.Timeseries(ctx, taskrouting.StatsWindow{})
 	require.NoError(t, err)
 	require.Len(t, got.Buckets, 25, "by default the last 24 hours, in hours")
 	assert.Equal(t, t0.Add(30*time.Minute-24*time.Hour), got.From)
@@ -96,7 +96,7 @@ func TestHistoryTimeseriesFromWhatHappened(t *testing.T) {
 	}
 	assert.Equal(t, taskrouting.FlowBucket{Start: h4.Add(-time.Hour)}, got.Buckets[22], "an hour with nothing: zeros, no averages")
 
-	_, err = c.Stats.Timeseries(ctx, taskrouting.HistoryParams{From: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)})
+	_, err = c.Stats.Timeseries(ctx, taskrouting.StatsWindow{From: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)})
 	assert.ErrorIs(t, err, taskrouting.ErrValidation, "more than 1000 buckets")
 }
 
@@ -104,7 +104,7 @@ func TestHistoryWorkersFromWhatHappened(t *testing.T) {
 	t.Parallel()
 	c, t0 := historyScenario(t)
 	ctx := context.Background()
-	p := taskrouting.WorkerHistoryParams{HistoryParams: taskrouting.HistoryParams{From: t0}}
+	p := taskrouting.WorkerStatsParams{StatsWindow: taskrouting.StatsWindow{From: t0}}
 	got, err := c.Stats.Workers(ctx, p)
 	require.NoError(t, err)
 	want := []taskrouting.WorkerProductivity{
@@ -130,7 +130,7 @@ func TestHistoryWorkersFromWhatHappened(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, got.Workers)
 
-	p = taskrouting.WorkerHistoryParams{HistoryParams: taskrouting.HistoryParams{From: t0.Add(26 * time.Minute)}}
+	p = taskrouting.WorkerStatsParams{StatsWindow: taskrouting.StatsWindow{From: t0.Add(26 * time.Minute)}}
 	got, err = c.Stats.Workers(ctx, p)
 	require.NoError(t, err)
 	assert.Equal(t, []taskrouting.WorkerProductivity{{WorkerID: "ana"}, {WorkerID: "ben"}}, clearRaw(got.Workers), "nothing happened after 05:06")
@@ -150,7 +150,7 @@ func TestHistoryWorkerTimeseriesFromWhatHappened(t *testing.T) {
 	day := time.Date(2025, 11, 21, 0, 0, 0, 0, time.UTC)
 	n := func(v int) *int { return &v }
 
-	got, err := c.Stats.WorkerTimeseries(ctx, "ana", taskrouting.HistoryParams{From: day, To: day.Add(24 * time.Hour), Bucket: "day"})
+	got, err := c.Stats.WorkerTimeseries(ctx, "ana", taskrouting.StatsWindow{From: day, To: day.Add(24 * time.Hour), Bucket: "day"})
 	require.NoError(t, err)
 	want := &taskrouting.WorkerTimeseries{WorkerID: "ana", From: day, To: day.Add(24 * time.Hour), Bucket: "day", Buckets: []taskrouting.WorkerBucket{{
 		FlowBucket: taskrouting.FlowBucket{Start: day, Completed: 1, Cancelled: 1, AvgWait: dur(30 * time.Second),
@@ -161,7 +161,7 @@ func TestHistoryWorkerTimeseriesFromWhatHappened(t *testing.T) {
 		t.Errorf("ana's day (-want +got):\n%s", diff)
 	}
 
-	got, err = c.Stats.WorkerTimeseries(ctx, "ben", taskrouting.HistoryParams{From: t0, Bucket: "hour"})
+	got, err = c.Stats.WorkerTimeseries(ctx, "ben", taskrouting.StatsWindow{From: t0, Bucket: "hour"})
 	require.NoError(t, err)
 	h4 := time.Date(2025, 11, 21, 4, 0, 0, 0, time.UTC)
 	want = &taskrouting.WorkerTimeseries{WorkerID: "ben", From: t0, To: t0.Add(30 * time.Minute), Bucket: "hour", Buckets: []taskrouting.WorkerBucket{
@@ -173,6 +173,6 @@ func TestHistoryWorkerTimeseriesFromWhatHappened(t *testing.T) {
 		t.Errorf("ben's hours: counters are not measured per hour (-want +got):\n%s", diff)
 	}
 
-	_, err = c.Stats.WorkerTimeseries(ctx, "zed", taskrouting.HistoryParams{})
+	_, err = c.Stats.WorkerTimeseries(ctx, "zed", taskrouting.StatsWindow{})
 	assert.ErrorIs(t, err, taskrouting.ErrNotFound)
 }
