@@ -30,7 +30,12 @@ var (
 	// Worker plane (WorkerClient).
 	ErrInvalidCredentials = errors.New("taskrouting: invalid credentials")            // 401 invalid_credentials
 	ErrBreakAlreadyOpen   = errors.New("taskrouting: break already open")             // 409 break_already_open
-	ErrNotSignedIn        = errors.New("taskrouting: worker client is not signed in") // no session token, no request sent
+	ErrNotSignedIn        = errors.New("taskrouting: worker client is not signed in") // no session token, no request sent (also SupervisorClient)
+	// Supervisor plane (SupervisorClient) and voice.
+	ErrForbidden     = errors.New("taskrouting: forbidden")      // 403: outside the supervisor's team
+	ErrInvalidToken  = errors.New("taskrouting: invalid token")  // 400 invalid_token: a supervisor link unknown, used or expired
+	ErrAssignBlocked = errors.New("taskrouting: assign blocked") // 400 assign_blocked: the matcher refuses; Force overrides
+	ErrVoiceDisabled = errors.New("taskrouting: voice disabled") // 404 voice_disabled
 )
 
 // Error codes of the wire envelope {"error":{"code":...}}.
@@ -49,6 +54,10 @@ const (
 	CodeInternalError       = "internal_error"
 	CodeInvalidCredentials  = "invalid_credentials" // worker sign-in with a wrong PIN or unknown worker
 	CodeBreakAlreadyOpen    = "break_already_open"
+	CodeForbidden           = "forbidden"
+	CodeInvalidToken        = "invalid_token"
+	CodeAssignBlocked       = "assign_blocked"
+	CodeVoiceDisabled       = "voice_disabled"
 	// CodeUnknownError is set by the client when a response body is not the envelope.
 	CodeUnknownError = "unknown_error"
 )
@@ -104,6 +113,14 @@ func (e *APIError) Is(target error) bool {
 		return e.Code == CodeInvalidCredentials
 	case ErrBreakAlreadyOpen:
 		return e.Code == CodeBreakAlreadyOpen
+	case ErrForbidden:
+		return e.StatusCode == http.StatusForbidden
+	case ErrInvalidToken:
+		return e.Code == CodeInvalidToken
+	case ErrAssignBlocked:
+		return e.Code == CodeAssignBlocked
+	case ErrVoiceDisabled:
+		return e.Code == CodeVoiceDisabled
 	}
 	return false
 }

@@ -99,7 +99,7 @@ func newRoutes() []route {
 // server serves on both planes, sorted.
 func Operations() []string {
 	var ids []string
-	for _, rt := range append(newRoutes(), newWorkerRoutes()...) {
+	for _, rt := range slices.Concat(newRoutes(), newWorkerRoutes(), newWorkerPushRoutes(nil), newSupervisorRoutes(nil)) {
 		ids = append(ids, rt.opID)
 		ids = append(ids, rt.aliases...)
 	}
