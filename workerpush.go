@@ -135,6 +135,11 @@ func (s ICEServer) String() string {
 // GoString describes the server for %#v without its credential.
 func (s ICEServer) GoString() string { return "taskrouting.ICEServer" + s.String() }
 
+// LogValue lets the server be logged with slog without its credential.
+func (s ICEServer) LogValue() slog.Value {
+	return slog.GroupValue(slog.Any("urls", s.URLs), slog.String("username", s.Username), slog.String("credential", "[redacted]"))
+}
+
 // Format prints the server without its credential, whatever the verb.
 func (s ICEServer) Format(f fmt.State, verb rune) { formatSafe(f, verb, s.String(), s.GoString()) }
 
