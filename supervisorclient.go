@@ -168,9 +168,11 @@ type SupervisorAssignment struct {
 
 // SupervisorAssignParams is the optional part of an assignment.
 type SupervisorAssignParams struct {
-	// Force assigns even when the matcher would refuse (the worker is
-	// paused, its backlog is full, it is vetoed or rejected the task); the
-	// worker must still exist.
+	// Force assigns past the matcher's refusals; the worker must still
+	// exist. The platform lets it override a paused worker, a full backlog,
+	// a veto and an earlier rejection; the mock server's reference matcher
+	// lets it stretch only the backlog cap (docs/contract.md, "Supervisor
+	// plane").
 	Force bool
 }
 
@@ -337,7 +339,7 @@ func (s *SupervisorClient) SetPriority(ctx context.Context, taskID string, prior
 // Assign offers a task to one worker. Both must be in the supervisor's
 // scope (else 403, ErrForbidden). A refusal by the matcher (the worker is
 // paused, its backlog is full, it is vetoed or rejected the task) is 400
-// assign_blocked (ErrAssignBlocked); p.Force overrides it.
+// assign_blocked (ErrAssignBlocked); see SupervisorAssignParams.Force.
 //
 // API: supervisor.assign, POST /supervisor/tasks/{id}/assign
 func (s *SupervisorClient) Assign(ctx context.Context, taskID, workerID string, p SupervisorAssignParams, opts ...RequestOption) (*SupervisorAssignment, error) {
