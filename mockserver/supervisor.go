@@ -96,7 +96,7 @@ type supervisorStore struct {
 func (st *supervisorStore) reset() {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	*st = supervisorStore{}
+	st.links, st.byToken, st.sessions = nil, nil, nil
 }
 
 // InviteSupervisor makes a single-use supervisor link and records it (SupervisorLinks). The

@@ -494,3 +494,18 @@ func svGet(t *testing.T, url, cred string, out any) {
 	require.Equal(t, http.StatusOK, status, "%s", raw)
 	require.NoError(t, json.Unmarshal(raw, out))
 }
+
+// TestSupervisorReset: Reset forgets links, sessions and push registrations.
+func TestSupervisorReset(t *testing.T) {
+	t.Parallel()
+	srv := mockserver.Start(t)
+	s, link := supervise(t, srv, mockserver.SupervisorInvite{})
+	require.NoError(t, s.PushSubscribe(context.Background(), taskrouting.PushSubscriptionParams{Endpoint: "https://p", P256dh: "k", Auth: "a"}))
+	srv.Reset()
+	assert.Empty(t, srv.SupervisorLinks())
+	assert.Empty(t, srv.PushRegistrations())
+	_, err := s.Me(context.Background())
+	assert.ErrorIs(t, err, taskrouting.ErrUnauthorized)
+	_, err = mustSupervisorClient(t, srv).AcceptInvite(context.Background(), link.Token)
+	assert.ErrorIs(t, err, taskrouting.ErrInvalidToken)
+}
