@@ -16,7 +16,11 @@
 // complete, the decision log), Client.Notifications (channels: where
 // notifications go; sequences: when) and Client.Learning (status,
 // per-worker statistics). A WorkerClient is the worker plane: one worker, signed in
-// with a PIN, acting for itself.
+// with a PIN, acting for itself. A SupervisorClient is the supervisor plane: a
+// crew lead, signed in by redeeming a single-use link (AcceptInvite), who reads
+// the live board (Overview) and unblocks work within a workspace or one team
+// (SetPriority, Assign, SetAvailability); its actions are never retried. Both
+// session planes also register push targets and fetch voice ICE servers.
 //
 // The service announces each match with a signed task.matched webhook:
 // verify and parse deliveries with the webhook subpackage. The mockserver
@@ -90,9 +94,11 @@
 //
 // # Secrets
 //
-// The API key, a worker's session token and a PIN never appear in an
-// error, a log line or a formatted value: Client, WorkerClient,
-// WorkerLoginParams and SetIdentityParams print a redacted description
+// The API key, a worker's or a supervisor's session token, a supervisor
+// link, a PIN, a push subscription's auth key and a TURN credential never
+// appear in an error, a log line or a formatted value: Client, WorkerClient,
+// SupervisorClient, WorkerLoginParams, SetIdentityParams,
+// PushSubscriptionParams and ICEServer print a redacted description
 // with every fmt verb (%v, %+v, %#v, %s, %q, %d, %x, ...), as values or
 // pointers, and log through slog without the secret. Logging is off unless
 // WithLogger is given.
