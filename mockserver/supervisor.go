@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -91,12 +92,13 @@ type supervisorStore struct {
 	links    []*SupervisorLink      // in creation order, as SupervisorLinks lists them
 	byToken  map[string]*supervisor // link token -> supervisor, while the link is unused
 	sessions map[string]supervisorSession
+	made     int // links made, for supervisor ids that leave the workspaces' id sequence alone
 }
 
 func (st *supervisorStore) reset() {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.links, st.byToken, st.sessions = nil, nil, nil
+	st.links, st.byToken, st.sessions, st.made = nil, nil, nil, 0
 }
 
 // InviteSupervisor makes a single-use supervisor link and records it (SupervisorLinks). The
@@ -135,7 +137,8 @@ func (s *Server) inviteSupervisor(in SupervisorInvite) (SupervisorLink, *apiErro
 	st := &s.supervisors
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	sup := &supervisor{id: "sup_" + ws.newID(""), label: label, ws: ws, wsID: wsID, teamID: in.TeamID}
+	st.made++
+	sup := &supervisor{id: "sup_" + strconv.Itoa(st.made), label: label, ws: ws, wsID: wsID, teamID: in.TeamID}
 	if in.Email != "" {
 		email := in.Email
 		sup.email = &email

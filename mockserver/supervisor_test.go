@@ -512,3 +512,66 @@ func TestSupervisorReset(t *testing.T) {
 	_, err = mustSupervisorClient(t, srv).AcceptInvite(context.Background(), link.Token)
 	assert.ErrorIs(t, err, taskrouting.ErrInvalidToken)
 }
+
+// TestSupervisorActionsMatchWorkspacePlane runs one story twice, acting once with the API key
+// and once as a supervisor: the webhook events (payload bytes included) and the resulting
+// tasks and queues are the same.
+func TestSupervisorActionsMatchWorkspacePlane(t *testing.T) {
+	t.Parallel()
+	story := func(t *testing.T, asSupervisor bool) ([]string, []string) {
+		t0 := time.UnixMilli(1763700000000).UTC()
+		clk := mockserver.NewManualClock(t0)
+		srv := mockserver.Start(t, mockserver.WithClock(clk), mockserver.WithSeed(7))
+		ctx := context.Background()
+		c := newClient(t, srv, srv.APIKey())
+		for _, id := range []string{"a1", "a2", "a3"} {
+			_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: id, Tags: []string{"english"}, Available: taskrouting.Ptr(true), MaxBacklogSize: taskrouting.Ptr(1)})
+			require.NoError(t, err)
+		}
+		for _, id := range []string{"t1", "t2", "t3", "t4"} {
+			_, err := c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: id, Tags: []string{"english"}})
+			require.NoError(t, err)
+			clk.Advance(time.Second)
+		}
+		var s *taskrouting.SupervisorClient
+		if asSupervisor {
+			s, _ = supervise(t, srv, mockserver.SupervisorInvite{})
+		}
+		var err error
+		if asSupervisor {
+			_, err = s.SetPriority(ctx, "t4", 9)
+		} else {
+			_, err = c.Tasks.SetPriority(ctx, "t4", 9)
+		}
+		require.NoError(t, err)
+		if asSupervisor {
+			_, err = s.SetAvailability(ctx, "a2", taskrouting.SupervisorAvailabilityParams{ReleaseBacklog: true})
+		} else {
+			_, err = c.Workers.SetAvailability(ctx, "a2", taskrouting.SetAvailabilityParams{ReleaseBacklog: true})
+		}
+		require.NoError(t, err)
+		if asSupervisor {
+			_, err = s.Assign(ctx, "t2", "a3", taskrouting.SupervisorAssignParams{Force: true})
+		} else {
+			_, err = c.Tasks.Assign(ctx, "t2", taskrouting.AssignTaskParams{WorkerID: "a3", Force: true})
+		}
+		require.NoError(t, err)
+		var evs, state []string
+		for _, e := range srv.Events() {
+			evs = append(evs, string(e.Payload))
+		}
+		for _, id := range []string{"t1", "t2", "t3", "t4"} {
+			task, err := c.Tasks.Get(ctx, id)
+			require.NoError(t, err)
+			state = append(state, id+" "+string(task.Status)+" "+task.WorkerID)
+		}
+		return evs, state
+	}
+	wsEvents, wsState := story(t, false)
+	svEvents, svState := story(t, true)
+	if d := cmp.Diff(wsEvents, svEvents); d != "" {
+		t.Errorf("events (-workspace plane +supervisor plane):\n%s", d)
+	}
+	assert.Equal(t, wsState, svState)
+	assert.Greater(t, len(wsEvents), 4, "the story emits events")
+}
