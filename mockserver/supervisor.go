@@ -98,7 +98,7 @@ type supervisorStore struct {
 func (st *supervisorStore) reset() {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.links, st.byToken, st.sessions, st.made = nil, nil, nil, 0
+	st.links, st.byToken, st.sessions = nil, nil, nil // made goes on, so ids after a Reset differ from ids before
 }
 
 // InviteSupervisor makes a single-use supervisor link and records it (SupervisorLinks). The
