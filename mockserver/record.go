@@ -104,6 +104,10 @@ func secretMemberOf(path string) string {
 		return "pin"
 	case strings.Contains(path, "/notification-channels"):
 		return "secret"
+	case strings.HasSuffix(path, "/supervisor-auth/accept"):
+		return "token" // a supervisor link, single-use but a credential until used
+	case strings.HasSuffix(path, "/push/subscriptions"):
+		return "keys" // keys.auth is the subscription's secret
 	}
 	return ""
 }

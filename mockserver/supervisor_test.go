@@ -575,3 +575,21 @@ func TestSupervisorActionsMatchWorkspacePlane(t *testing.T) {
 	assert.Equal(t, wsState, svState)
 	assert.Greater(t, len(wsEvents), 4, "the story emits events")
 }
+
+// TestSupervisorSecretsNotRecorded: the recorded requests show neither a link, a session
+// token nor a subscription's keys.
+func TestSupervisorSecretsNotRecorded(t *testing.T) {
+	t.Parallel()
+	srv := mockserver.Start(t)
+	s, link := supervise(t, srv, mockserver.SupervisorInvite{})
+	require.NoError(t, s.PushSubscribe(context.Background(), taskrouting.PushSubscriptionParams{Endpoint: "https://p", P256dh: "k", Auth: "auth_5ecret"}))
+	reqs := srv.Requests()
+	require.Len(t, reqs, 2)
+	for _, r := range reqs {
+		all := string(r.Body) + r.Header.Get("Authorization")
+		assert.NotContains(t, all, link.Token)
+		assert.NotContains(t, all, "sv_")
+		assert.NotContains(t, all, "auth_5ecret")
+	}
+	assert.Contains(t, string(reqs[1].Body), "https://p", "the endpoint is kept")
+}
