@@ -219,7 +219,7 @@ func (s *SupervisorClient) Entry(ctx context.Context, opts ...RequestOption) (*S
 //
 // API: supervisor.acceptInvite, POST /supervisor-auth/accept
 func (s *SupervisorClient) AcceptInvite(ctx context.Context, linkToken string, opts ...RequestOption) (*SupervisorSession, error) {
-	if err := checkLen("linkToken", linkToken, 1, 512); err != nil {
+	if err := checkLen("linkToken", linkToken, 1, math.MaxInt); err != nil {
 		return nil, err
 	}
 	in := struct {
@@ -426,7 +426,7 @@ func (s *SupervisorClient) PushSubscribe(ctx context.Context, p PushSubscription
 //
 // API: supervisor.pushUnsubscribe, DELETE /supervisor/push/subscriptions
 func (s *SupervisorClient) PushUnsubscribe(ctx context.Context, endpoint string, opts ...RequestOption) error {
-	if err := checkLen("endpoint", endpoint, 1, 2048); err != nil {
+	if err := checkLen("endpoint", endpoint, 1, math.MaxInt); err != nil {
 		return err
 	}
 	in := struct {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math"
 	"time"
 )
 
@@ -45,9 +46,9 @@ func (p PushSubscriptionParams) MarshalJSON() ([]byte, error) {
 
 func (p PushSubscriptionParams) validate() error {
 	return firstError(
-		checkLen("PushSubscriptionParams.Endpoint", p.Endpoint, 1, 2048),
-		checkLen("PushSubscriptionParams.P256dh", p.P256dh, 1, 512),
-		checkLen("PushSubscriptionParams.Auth", p.Auth, 1, 512),
+		checkLen("PushSubscriptionParams.Endpoint", p.Endpoint, 1, math.MaxInt),
+		checkLen("PushSubscriptionParams.P256dh", p.P256dh, 1, math.MaxInt),
+		checkLen("PushSubscriptionParams.Auth", p.Auth, 1, math.MaxInt),
 	)
 }
 
@@ -217,7 +218,7 @@ func (w *WorkerClient) PushSubscribe(ctx context.Context, p PushSubscriptionPara
 //
 // API: worker.pushUnsubscribe, DELETE /portal/push/subscriptions
 func (w *WorkerClient) PushUnsubscribe(ctx context.Context, endpoint string, opts ...RequestOption) error {
-	if err := checkLen("endpoint", endpoint, 1, 2048); err != nil {
+	if err := checkLen("endpoint", endpoint, 1, math.MaxInt); err != nil {
 		return err
 	}
 	in := struct {
@@ -231,7 +232,7 @@ func (w *WorkerClient) PushUnsubscribe(ctx context.Context, endpoint string, opt
 //
 // API: worker.registerDevice, POST /portal/devices
 func (w *WorkerClient) RegisterDevice(ctx context.Context, token, platform string, opts ...RequestOption) (*WorkerDevice, error) {
-	if err := firstError(checkLen("token", token, 1, 512), checkLen("platform", platform, 0, 32)); err != nil {
+	if err := checkLen("token", token, 1, math.MaxInt); err != nil {
 		return nil, err
 	}
 	in := struct {
@@ -253,7 +254,7 @@ func (w *WorkerClient) RegisterDevice(ctx context.Context, token, platform strin
 //
 // API: worker.unregisterDevice, DELETE /portal/devices
 func (w *WorkerClient) UnregisterDevice(ctx context.Context, token string, opts ...RequestOption) error {
-	if err := checkLen("token", token, 1, 512); err != nil {
+	if err := checkLen("token", token, 1, math.MaxInt); err != nil {
 		return err
 	}
 	in := struct {

@@ -164,37 +164,24 @@ func stillThere(ws *workspace, r *request) *apiError {
 	return aerr
 }
 
-// subscription decodes {endpoint, keys: {p256dh, auth}}; the schema has checked the shape.
+// subscription decodes {endpoint, keys: {p256dh, auth}} (the schema has checked it). The
+// keys are not kept: nothing is ever sent.
 func subscription(r *request) (PushRegistration, *apiError) {
-	var in struct {
+	var b struct {
 		Endpoint string `json:"endpoint"`
-		Keys     struct {
-			P256dh string `json:"p256dh"`
-			Auth   string `json:"auth"`
-		} `json:"keys"`
 	}
-	if _, err := parseBody(r.body, "endpoint", "keys"); err != nil {
+	if err := decodeBody(r.body, &b); err != nil {
 		return PushRegistration{}, err
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil || in.Endpoint == "" {
-		return PushRegistration{}, validationf("body must have endpoint and keys")
-	}
-	if err := firstAPIError(checkLen("body/endpoint", in.Endpoint, 1, 2048), checkLen("body/keys/p256dh", in.Keys.P256dh, 1, 512), checkLen("body/keys/auth", in.Keys.Auth, 1, 512)); err != nil {
-		return PushRegistration{}, err
-	}
-	return PushRegistration{Kind: "web", Endpoint: in.Endpoint}, nil
+	return PushRegistration{Kind: "web", Endpoint: b.Endpoint}, nil
 }
 
 func endpointOnly(r *request) (string, *apiError) {
-	o, err := parseBody(r.body, "endpoint")
-	if err != nil {
-		return "", err
+	var b struct {
+		Endpoint string `json:"endpoint"`
 	}
-	if err := o.require("endpoint"); err != nil {
-		return "", err
-	}
-	endpoint, _, err := o.str("endpoint", 1, 2048)
-	return endpoint, err
+	err := decodeBody(r.body, &b)
+	return b.Endpoint, err
 }
 
 func (s *Server) prepWorkerSubscribe(r *request) (op, *apiError) {
@@ -228,23 +215,14 @@ func (s *Server) prepWorkerUnsubscribe(r *request) (op, *apiError) {
 }
 
 func (s *Server) prepRegisterDevice(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "token", "platform")
-	if err != nil {
+	var b struct {
+		Token    string `json:"token"`
+		Platform string `json:"platform"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	for _, name := range []string{"token", "platform"} {
-		if err := o.require(name); err != nil {
-			return nil, err
-		}
-	}
-	token, _, err := o.str("token", 1, 512)
-	if err != nil {
-		return nil, err
-	}
-	platform, _, err := o.str("platform", 0, 32)
-	if err != nil {
-		return nil, err
-	}
+	token, platform := b.Token, b.Platform
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		if _, aerr := me(ws, r); aerr != nil {
 			return 0, nil, aerr
@@ -257,17 +235,13 @@ func (s *Server) prepRegisterDevice(r *request) (op, *apiError) {
 }
 
 func (s *Server) prepUnregisterDevice(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "token")
-	if err != nil {
+	var b struct {
+		Token string `json:"token"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	if err := o.require("token"); err != nil {
-		return nil, err
-	}
-	token, _, err := o.str("token", 1, 512)
-	if err != nil {
-		return nil, err
-	}
+	token := b.Token
 	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
 		if _, aerr := me(ws, r); aerr != nil {
 			return 0, nil, aerr

@@ -125,8 +125,8 @@ func (s *Server) inviteSupervisor(in SupervisorInvite) (SupervisorLink, *apiErro
 	if label == "" {
 		label = "Supervisor"
 	}
-	if err := firstAPIError(checkLen("label", label, 1, 128), checkLen("email", in.Email, 0, 256)); err != nil {
-		return SupervisorLink{}, err
+	if len(label) > 128 || len(in.Email) > 256 {
+		return SupervisorLink{}, validationf("label must have at most 128 characters and email at most 256")
 	}
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
@@ -153,15 +153,6 @@ func (s *Server) inviteSupervisor(in SupervisorInvite) (SupervisorLink, *apiErro
 	st.byToken[link.Token] = sup
 	st.links = append(st.links, link)
 	return *link, nil
-}
-
-func firstAPIError(errs ...*apiError) *apiError {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
 }
 
 // SupervisorLinks returns every supervisor link made so far, oldest first, with RedeemedAt
@@ -321,17 +312,13 @@ type supervisorAnswer struct {
 }
 
 func (s *Server) prepAcceptSupervisorInvite(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "token")
-	if err != nil {
+	var b struct {
+		Token string `json:"token"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	if err := o.require("token"); err != nil {
-		return nil, err
-	}
-	token, _, err := o.str("token", 1, 512)
-	if err != nil {
-		return nil, err
-	}
+	token := b.Token
 	// The link names the workspace; exec must lock that one, so it is resolved here.
 	now := s.clock.Now()
 	tok, sess, aerr := s.supervisors.redeem(token, now)

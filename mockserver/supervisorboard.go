@@ -133,17 +133,13 @@ func supervisedWorker(ws *workspace, sc scope, workerID string) *apiError {
 }
 
 func prepSupervisorPriority(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "priority")
-	if err != nil {
+	var b struct {
+		Priority float64 `json:"priority"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	if err := o.require("priority"); err != nil {
-		return nil, err
-	}
-	p, _, err := o.number("priority")
-	if err != nil {
-		return nil, err
-	}
+	p := b.Priority
 	taskID := r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		if aerr := supervisedTask(ws, scopeOf(ws, r.supervisor), taskID); aerr != nil {
@@ -166,14 +162,14 @@ type supervisorAssignAnswer struct {
 }
 
 func prepSupervisorAssign(r *request) (op, *apiError) {
-	o, workerID, err := workerIDBody(r, "force")
-	if err != nil {
+	var b struct {
+		WorkerID string `json:"workerId"`
+		Force    bool   `json:"force"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	force, _, err := o.boolean("force")
-	if err != nil {
-		return nil, err
-	}
+	workerID, force := b.WorkerID, b.Force
 	taskID := r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		sc := scopeOf(ws, r.supervisor)
@@ -213,21 +209,14 @@ type supervisorAvailabilityAnswer struct {
 }
 
 func prepSupervisorAvailability(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "available", "releaseBacklog")
-	if err != nil {
+	var b struct {
+		Available      bool `json:"available"`
+		ReleaseBacklog bool `json:"releaseBacklog"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	if err := o.require("available"); err != nil {
-		return nil, err
-	}
-	available, _, err := o.boolean("available")
-	if err != nil {
-		return nil, err
-	}
-	release, _, err := o.boolean("releaseBacklog")
-	if err != nil {
-		return nil, err
-	}
+	available, release := b.Available, b.ReleaseBacklog
 	if release && available {
 		return nil, invalidBodyf("releaseBacklog can only be sent with available: false")
 	}
