@@ -100,7 +100,8 @@ type SupervisorBoard struct {
 	Crew []CrewMember
 	// Parked is the tasks taken out of matching, at most 50.
 	Parked []ParkedTask
-	// Raw is the response body exactly as received.
+	// Raw is the board's JSON, for members this version of the client does
+	// not model.
 	Raw json.RawMessage
 }
 

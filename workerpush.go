@@ -20,7 +20,7 @@ type PushConfig struct {
 	Enabled bool `json:"enabled"`
 	// PublicKey is the VAPID public key a browser subscribes with; "" when
 	// push is off (the wire's null).
-	PublicKey string `json:"-"`
+	PublicKey string `json:"publicKey,omitempty"`
 }
 
 // PushSubscriptionParams is a browser's push subscription, as

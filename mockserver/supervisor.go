@@ -48,8 +48,8 @@ type SupervisorInvite struct {
 }
 
 // SupervisorLink is one link made by InviteSupervisor, as SupervisorLinks records it.
-// Token is what supervisor.acceptInvite redeems; it never appears in String, GoString or
-// LogValue-free formatting of the value (String redacts it).
+// Token is what supervisor.acceptInvite redeems; String and GoString leave it out, so %v of a
+// link does not print it.
 type SupervisorLink struct {
 	Token        string    `json:"token"`
 	SupervisorID string    `json:"supervisorId"`
