@@ -14,8 +14,10 @@
 // suggest workers), Client.Workers (upsert, patch, get, list, availability,
 // queue, remove, sign-in identity), Client.Decisions (accept, reject,
 // complete, the decision log), Client.Notifications (channels: where
-// notifications go; sequences: when) and Client.Learning (status,
-// per-worker statistics). A WorkerClient is the worker plane: one worker, signed in
+// notifications go; sequences: when), Client.Workflows (definitions,
+// starting runs), Client.Runs (a run's state and steps, cancel, completing or
+// failing a callback step) and Client.Learning (status, per-worker
+// statistics). A WorkerClient is the worker plane: one worker, signed in
 // with a PIN, acting for itself. A SupervisorClient is the supervisor plane: a
 // crew lead, signed in by redeeming a single-use link (AcceptInvite), who reads
 // the live board (Overview) and unblocks work within a workspace or one team

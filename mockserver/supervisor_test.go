@@ -593,3 +593,27 @@ func TestSupervisorSecretsNotRecorded(t *testing.T) {
 	}
 	assert.Contains(t, string(reqs[1].Body), "https://p", "the endpoint is kept")
 }
+
+// TestSupervisorBoardParked: a task whose rejection budget is spent parks, and the board
+// counts and lists it (not as queued).
+func TestSupervisorBoardParked(t *testing.T) {
+	t.Parallel()
+	t0 := time.UnixMilli(1763700000000).UTC()
+	srv := mockserver.Start(t, mockserver.WithClock(mockserver.NewManualClock(t0)))
+	ctx := context.Background()
+	c := newClient(t, srv, srv.APIKey())
+	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_1", Tags: []string{"billing"}, Available: taskrouting.Ptr(true)})
+	require.NoError(t, err)
+	_, err = c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "t1", Tags: []string{"billing"}, Priority: 7,
+		SLA: taskrouting.Some(taskrouting.SLA{MaxRejections: 1, OnMaxRejections: taskrouting.MaxRejectionsPark})})
+	require.NoError(t, err)
+	_, err = c.Decisions.Reject(ctx, "t1", "agent_1")
+	require.NoError(t, err)
+	s, _ := supervise(t, srv, mockserver.SupervisorInvite{})
+	board, err := s.Overview(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, taskrouting.BoardCounts{Parked: 1}, board.Counts)
+	if d := cmp.Diff([]taskrouting.ParkedTask{{ID: "t1", Tags: []string{"billing"}, Priority: taskrouting.Ptr(7.0), CreatedAt: t0}}, board.Parked); d != "" {
+		t.Errorf("parked (-want +got):\n%s", d)
+	}
+}
