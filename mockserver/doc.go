@@ -153,6 +153,7 @@
 //	GET    /_mock/notifications  {"notifications": [{id, sequenceId, channelId, url, event, trigger,
 //	                             taskId, dueAt, at, payload, statusCode, error, outcome}]}
 //	GET    /_mock/requests       {"requests": [recorded requests, Authorization redacted]}
+//	GET    /_mock/outbox         {"mail": [{kind, to, workerId, token, url, at}]}: invites sent
 //	POST   /_mock/flush          204 once no webhook attempt is in flight (504 after 30 s)
 //	POST   /_mock/reset          204 once everything is forgotten (see Reset)
 //	POST   /_mock/supervisor-links  {workspaceId?, label?, email?, teamId?} -> 201 a
@@ -161,7 +162,7 @@
 //	GET    /_mock/push-registrations  {"registrations": [stored push targets, both planes]}
 //
 // In Go the same are ManualClock.Advance, InjectFault, ClearFaults, Events, Deliveries,
-// Notifications, Requests, Flush, Reset, InviteSupervisor, SupervisorLinks and
+// Notifications, Requests, Outbox, Flush, Reset, InviteSupervisor, SupervisorLinks and
 // PushRegistrations. The standalone binary prints AdminURL as "adminUrl" in its start line
 // and lists these endpoints in its -h output.
 //

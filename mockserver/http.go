@@ -34,6 +34,7 @@ type request struct {
 	worker         string
 	token          string
 	loginWorkspace string // POST /worker-auth/login: the workspace the body names
+	linkToken      string // join and accept-invite: the token that names the workspace
 
 	supervisor *supervisor // the supervisor plane's session (its requests also set workerPlane)
 }

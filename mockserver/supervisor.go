@@ -20,7 +20,6 @@ import (
 // Codes of the supervisor plane.
 const (
 	CodeForbidden     = "forbidden"      // 403: the task or worker is outside the supervisor's team
-	CodeInvalidToken  = "invalid_token"  // 400: a link that is unknown, used, revoked or expired
 	CodeAssignBlocked = "assign_blocked" // 400: the matcher refuses the assignment; force overrides
 	CodeVoiceDisabled = "voice_disabled" // 404: the deployment has no voice (no ICE servers)
 )
@@ -295,9 +294,9 @@ func prepSupervisorEntry(*request) (op, *apiError) {
 	}, nil
 }
 
-// sessionAnswer is the platform's SupervisorSession; expiresAt is epoch milliseconds, unlike
+// supervisorSessionAnswer is the platform's SupervisorSession; expiresAt is epoch milliseconds, unlike
 // the worker plane's ISO strings.
-type sessionAnswer struct {
+type supervisorSessionAnswer struct {
 	Token       string           `json:"token"`
 	ExpiresAt   int64            `json:"expiresAt"`
 	Supervisor  supervisorAnswer `json:"supervisor"`
@@ -328,7 +327,7 @@ func (s *Server) prepAcceptSupervisorInvite(r *request) (op, *apiError) {
 	r.supervisor = sess.sup
 	return func(*workspace, time.Time) (int, any, *apiError) {
 		sup := sess.sup
-		out := sessionAnswer{Token: tok, ExpiresAt: sess.expiresAt.UnixMilli(), WorkspaceID: sup.wsID,
+		out := supervisorSessionAnswer{Token: tok, ExpiresAt: sess.expiresAt.UnixMilli(), WorkspaceID: sup.wsID,
 			Supervisor: supervisorAnswer{ID: sup.id, Label: sup.label, Email: sup.email}}
 		if sup.teamID != "" {
 			id := sup.teamID

@@ -360,7 +360,8 @@ func TestSessionPlanePush(t *testing.T) {
 	require.NoError(t, err)
 	w, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	require.NoError(t, w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"}))
+	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})
+	require.NoError(t, err)
 	s, link := supervise(t, srv, mockserver.SupervisorInvite{})
 
 	cfg, err := w.PushConfig(ctx)
