@@ -33,13 +33,14 @@ func (a *archiveStore) observe(ev match.Event) {
 		if _, seen := a.matchedAt[ev.TaskID]; !seen {
 			a.matchedAt[ev.TaskID] = ev.At
 		}
-	case match.EventTaskCompleted, match.EventTaskCancelled:
+	case match.EventTaskCompleted, match.EventTaskCancelled, match.EventTaskFailed, match.EventTaskDropped:
 		a.finished = append(a.finished, finishedTask{taskID: ev.TaskID, at: ev.At})
 	}
 }
 
-// archivedStatuses are the finished states the platform's archive holds. The mock's tasks
-// only finish completed or cancelled; the other two are accepted as filters.
+// archivedStatuses are the finished states the platform's archive holds: a task completed,
+// cancelled, failed (tasks.fail, or onMaxRejections fail) or expired (an SLA or schedule
+// clock dropped it).
 var archivedStatuses = []string{"completed", "cancelled", "failed", "expired"}
 
 // historyQuery is a parsed tasks.history request.

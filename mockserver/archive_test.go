@@ -294,3 +294,30 @@ func TestCheckCreatesNothing(t *testing.T) {
 	assert.Equal(t, []string{"taken"}, taskIDs(t, c, taskrouting.TaskStatusAll), "no check created a task")
 	assert.Equal(t, before, c.Quota().QueuedTasks.Remaining)
 }
+
+// A task failed by its worker and one dropped by its SLA clock end up in the archive too,
+// under their own statuses.
+func TestHistoryHoldsFailedAndExpiredTasks(t *testing.T) {
+	t.Parallel()
+	c, clk, _ := archiveSetup(t)
+	ctx := context.Background()
+	upsertWorkers(t, c, []string{"a"}, "w1")
+	_, err := c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "failed", Tags: []string{"a"}})
+	require.NoError(t, err)
+	_, err = c.Decisions.Accept(ctx, "failed", "w1")
+	require.NoError(t, err)
+	_, err = c.Tasks.Fail(ctx, "failed", taskrouting.FailTaskParams{WorkerID: "w1", Reason: "broken"})
+	require.NoError(t, err)
+	_, err = c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "dropped", Tags: []string{"nobody"},
+		SLA: taskrouting.Some(taskrouting.SLA{ExpireAfter: time.Minute})})
+	require.NoError(t, err)
+	clk.Advance(time.Minute)
+
+	got := map[string]taskrouting.TaskStatus{}
+	for task, err := range c.Tasks.History(ctx, taskrouting.HistoryParams{Statuses: []taskrouting.TaskStatus{"failed", "expired"}}) {
+		require.NoError(t, err)
+		got[task.ID] = task.Status
+	}
+	want := map[string]taskrouting.TaskStatus{"failed": "failed", "dropped": "expired"}
+	assert.Empty(t, cmp.Diff(want, got), "archive (-want +got)")
+}
