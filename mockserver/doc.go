@@ -175,10 +175,26 @@
 //	GET    /_mock/outbox         {"mail": [{kind, to, workerId, token, url, at}]}: invites sent
 //	POST   /_mock/flush          204 once no webhook attempt is in flight (504 after 30 s)
 //	POST   /_mock/reset          204 once everything is forgotten (see Reset)
+//	POST   /_mock/supervisor-links  {workspaceId?, label?, email?, teamId?} -> 201 a
+//	                             single-use supervisor link {token, supervisorId, ...}
+//	GET    /_mock/supervisor-links  {"links": [every link made, with redeemedAt once used]}
+//	GET    /_mock/push-registrations  {"registrations": [stored push targets, both planes]}
 //
 // In Go the same are ManualClock.Advance, InjectFault, ClearFaults, Events, Deliveries,
-// Notifications, Requests, Outbox, Flush and Reset. The standalone binary prints AdminURL as
-// "adminUrl" in its start line and lists these endpoints in its -h output.
+// Notifications, Requests, Outbox, Flush, Reset, InviteSupervisor, SupervisorLinks and
+// PushRegistrations. The standalone binary prints AdminURL as "adminUrl" in its start line
+// and lists these endpoints in its -h output.
+//
+// # Supervisor plane
+//
+// A supervisor session (sv_...) starts only by redeeming a link, which the platform's owner
+// makes in its console. Here a test makes it: InviteSupervisor (or POST
+// /_mock/supervisor-links) returns the link's token, and the client's
+// SupervisorClient.AcceptInvite redeems it. A link is single-use and good for 7 days on the
+// server's clock; a session lasts 12 hours and has no refresh. A link that names a team
+// scopes the supervisor to that team's members and to tasks carrying the team's tag (or its
+// teamId); anything else of the workspace is 403 forbidden, and another workspace's ids are
+// 404.
 //
 // # Faults
 //

@@ -146,11 +146,17 @@ func newRoutes() []route {
 	}
 }
 
+// allRoutes is every plane's table; s binds the routes that need the server (nil when only
+// the table is wanted).
+func allRoutes(s *Server) []route {
+	return slices.Concat(newRoutes(), newWorkerRoutes(), newWorkerPushRoutes(s), newSupervisorRoutes(s))
+}
+
 // Operations lists the operation ids (catalogue names, as in api/openapi.json) the mock
 // server serves on both planes, sorted.
 func Operations() []string {
 	var ids []string
-	for _, rt := range append(newRoutes(), newWorkerRoutes()...) {
+	for _, rt := range allRoutes(nil) {
 		ids = append(ids, rt.opID)
 		ids = append(ids, rt.aliases...)
 	}
