@@ -25,7 +25,7 @@ import (
 // built program, started to finished.
 const quickstartLimit = 5 * time.Second
 
-var programs = []string{"quickstart", "webhook-receiver", "shadow-run", "agent-desk", "skills-routing"}
+var programs = []string{"quickstart", "webhook-receiver", "shadow-run", "agent-desk", "supervisor-board", "skills-routing"}
 
 // TestExamples builds every example program once with go build, then runs each built binary
 // as a user would, with a timeout, and checks its summary line.
@@ -75,6 +75,10 @@ func TestExamples(t *testing.T) {
 	t.Run("skills-routing", func(t *testing.T) {
 		out := runProgram(t, root, exe("skills-routing"), 20*time.Second)
 		assert.Contains(t, out, "summary: 4 tasks routed by skill level, es-complaint -> ana, refund-1 -> ben, es-escalation -> carla, es-followup -> ben")
+	})
+	t.Run("supervisor-board", func(t *testing.T) {
+		out := runProgram(t, root, exe("supervisor-board"), 20*time.Second)
+		assert.Contains(t, out, "summary: 2 queued and 4 pending before, 3 queued and 3 pending after; vip bumped and handed to ana, ben paused (2 offers released), 1 out-of-team action refused")
 	})
 	t.Run("agent-desk", func(t *testing.T) {
 		out := runProgram(t, root, exe("agent-desk"), 20*time.Second)
