@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/netip"
@@ -19,9 +20,12 @@ type stateSnapshot struct {
 	Tasks     []match.Task
 	Workers   []match.WorkerDetail
 	Decisions []match.Decision
-	Events    int
-	Counters  []int
-	IdemKeys  []int
+	// Routing holds the tasks' and workers' routing inputs as text (their netip values have
+	// unexported fields, which cmp cannot read); Tasks and Workers carry them as nil.
+	Routing  []string
+	Events   int
+	Counters []int
+	IdemKeys []int
 }
 
 func snapshotOf(t *testing.T, srv *Server) stateSnapshot {
@@ -34,10 +38,22 @@ func snapshotOf(t *testing.T, srv *Server) stateSnapshot {
 		ws.mu.Lock()
 		page, err := ws.engine.Tasks(match.TaskQuery{Status: match.FilterAll, Limit: 1000})
 		require.NoError(t, err)
-		s.Tasks = append(s.Tasks, page.Tasks...)
+		for _, task := range page.Tasks {
+			if task.Routing != nil {
+				b, _ := json.Marshal(task.Routing) // netip values marshal as text
+				s.Routing = append(s.Routing, "task "+task.ID+" "+string(b))
+				task.Routing = nil
+			}
+			s.Tasks = append(s.Tasks, task)
+		}
 		for _, id := range ws.engine.WorkerIDs() {
 			w, err := ws.engine.Worker(id)
 			require.NoError(t, err)
+			if w.Routing != nil {
+				b, _ := json.Marshal(w.Routing)
+				s.Routing = append(s.Routing, "worker "+id+" "+string(b))
+				w.Routing = nil
+			}
 			s.Workers = append(s.Workers, w)
 		}
 		s.Decisions = append(s.Decisions, ws.engine.Decisions(match.DecisionQuery{Limit: 1000})...)
