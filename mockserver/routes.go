@@ -92,6 +92,19 @@ func newRoutes() []route {
 		{opID: "notifications.channels.get", method: http.MethodGet, pattern: "/notification-channels/{}", prepare: prepGetChannel},
 		{opID: "notifications.channels.update", method: http.MethodPatch, pattern: "/notification-channels/{}", hasBody: true, prepare: prepUpdateChannel},
 		{opID: "notifications.channels.remove", method: http.MethodDelete, pattern: "/notification-channels/{}", prepare: prepRemoveChannel},
+		// Worker time, links and offboarding (workertime.go, timecorrections.go, teamtime.go, links.go).
+		{opID: "workers.metrics", method: http.MethodGet, pattern: "/workers/{}/metrics", query: []string{"window"}, prepare: prepWorkerMetrics},
+		{opID: "workers.timeEntries", method: http.MethodGet, pattern: "/workers/{}/time-entries", query: []string{"from", "to"}, prepare: prepTimeEntries},
+		{opID: "workers.createTimeEntry", method: http.MethodPost, pattern: "/workers/{}/time-entries", hasBody: true, prepare: prepCreateTimeEntry},
+		{opID: "workers.correctTimeEntry", method: http.MethodPatch, pattern: "/workers/{}/time-entries/{}", hasBody: true, prepare: prepCorrectTimeEntry},
+		{opID: "workers.timeCorrections", method: http.MethodGet, pattern: "/workers/{}/time-corrections", prepare: prepTimeCorrections},
+		{opID: "workers.offboarding", method: http.MethodGet, pattern: "/workers/{}/offboarding", query: []string{"lastDay"}, prepare: prepOffboarding},
+		{opID: "workers.links", method: http.MethodGet, pattern: "/workers/links", query: []string{"connector"}, prepare: prepListLinks},
+		{opID: "workers.link", method: http.MethodPut, pattern: "/workers/{}/links/{}", hasBody: true, prepare: prepLink},
+		{opID: "workers.unlink", method: http.MethodDelete, pattern: "/workers/{}/links/{}", prepare: prepUnlink},
+		{opID: "breaks.metrics", method: http.MethodGet, pattern: "/breaks/metrics", query: []string{"from", "to", "teamId", "workerId"}, prepare: prepBreakMetrics},
+		{opID: "team.presence", method: http.MethodGet, pattern: "/team/presence", query: []string{"teamId"}, prepare: prepPresence},
+		{opID: "team.time", method: http.MethodGet, pattern: "/team/time", query: []string{"from", "to", "teamId", "workerId", "entries"}, prepare: prepTeamTime},
 	}
 }
 

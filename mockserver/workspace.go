@@ -28,6 +28,8 @@ type workspace struct {
 	attachments attachmentStore     // files on tasks, with the bytes storage received
 	notify      notificationStore   // notification channels and sequences
 	teams       teamStore           // teams and who is on them (teams.go)
+	time        timeline            // shifts, breaks, outcomes and corrections (timeline.go)
+	links       linkStore           // connector links (links.go)
 	skillCat    skillCatalog        // skills.* (skills.go)
 	sessions    *sessions           // the server's token table
 
@@ -94,6 +96,7 @@ func (ws *workspace) newID(prefix string) string {
 // publish turns the matcher's events into webhook events (in the matcher's total order) and
 // keeps the usage counters in step with them.
 func (ws *workspace) publish(res match.Result) {
+	ws.time.observeEvents(res.Events)
 	for _, ev := range res.Events {
 		switch ev.Kind {
 		case match.EventTaskCompleted, match.EventTaskCancelled:
