@@ -123,7 +123,7 @@ func (p CorrectTimeEntryParams) MarshalJSON() ([]byte, error) {
 		Breaks      []TimeEntryBreak `json:"breaks,omitempty"`
 		Description Nullable[string] `json:"description,omitzero"`
 		TaskID      Nullable[string] `json:"taskId,omitzero"`
-	}{Note: p.Note, Type: p.Type, Description: p.Description, TaskID: p.TaskID}
+	}{Note: p.Note, Type: p.Type, Breaks: p.Breaks, Description: p.Description, TaskID: p.TaskID}
 	if !p.StartedAt.IsZero() {
 		t := isoOf(p.StartedAt)
 		w.StartedAt = &t
