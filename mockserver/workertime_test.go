@@ -162,7 +162,9 @@ func TestTimeCorrectionsKeepTheTrail(t *testing.T) {
 	_, c, w := timeSetup(t)
 	ctx := context.Background()
 	day := time.Date(2025, 11, 20, 0, 0, 0, 0, time.UTC)
-	h := func(hour, min int) time.Time { return day.Add(time.Duration(hour)*time.Hour + time.Duration(min)*time.Minute) }
+	h := func(hour, min int) time.Time {
+		return day.Add(time.Duration(hour)*time.Hour + time.Duration(min)*time.Minute)
+	}
 	iso := func(t time.Time) string { return t.Format("2006-01-02T15:04:05.000Z") }
 
 	created, err := c.Workers.CreateTimeEntry(ctx, "agent_1", taskrouting.CreateTimeEntryParams{
