@@ -12,11 +12,13 @@
 //
 // The groups are Client.Tasks (create, get, list, cancel, assign, priority,
 // suggest workers), Client.Workers (upsert, patch, get, list, availability,
-// queue, remove, sign-in identity), Client.Decisions (accept, reject,
+// queue, remove, sign-in identity, the working-time record and its
+// corrections, metrics, break metrics, connector links, offboarding),
+// Client.Teams (teams, presence, the team time report), Client.Decisions (accept, reject,
 // complete, the decision log), Client.Notifications (channels: where
 // notifications go; sequences: when) and Client.Learning (status,
 // per-worker statistics). A WorkerClient is the worker plane: one worker, signed in
-// with a PIN, acting for itself.
+// with a PIN, acting for itself, reading its own time and metrics.
 //
 // The service announces each match with a signed task.matched webhook:
 // verify and parse deliveries with the webhook subpackage. The mockserver
