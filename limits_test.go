@@ -75,10 +75,18 @@ func weights(n int) map[string]float64 {
 	return m
 }
 
+// strs returns n distinct strings made from s (tags are a set, so repeats would be refused
+// for that alone): s with its tail replaced by the index, keeping its length when s is longer
+// than the index, else s followed by the index.
 func strs(n int, s string) []string {
 	out := make([]string, n)
 	for i := range out {
-		out[i] = s
+		idx := strconv.Itoa(i)
+		if len(s) > len(idx) {
+			out[i] = s[:len(s)-len(idx)] + idx
+		} else {
+			out[i] = s + idx
+		}
 	}
 	return out
 }

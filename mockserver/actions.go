@@ -8,25 +8,38 @@ import (
 	"github.com/taskrouting/taskrouting-go/internal/match"
 )
 
-// workerIDBody reads the {workerId} body shared by accept and reject.
-func workerIDBody(r *request, extra ...string) (*object, string, *apiError) {
-	o, err := parseBody(r.body, append([]string{"workerId"}, extra...)...)
-	if err != nil {
-		return nil, "", err
+// taskActionBody is the body of accept, reject, complete and assign: the worker, and the
+// members only some of them take (the schema of each refuses the others).
+type taskActionBody struct {
+	WorkerID string          `json:"workerId"`
+	Force    bool            `json:"force"`
+	Result   json.RawMessage `json:"result"` // nil: absent; an object or "null" as sent
+}
+
+func decodeTaskAction(r *request) (taskActionBody, *apiError) {
+	var b taskActionBody
+	err := decodeBody(r.body, &b)
+	if b.Result != nil {
+		b.Result = compact(b.Result)
 	}
-	if err := o.require("workerId"); err != nil {
-		return nil, "", err
+	return b, err
+}
+
+// storedResult is the complete result as the matcher keeps it: nil when none was sent.
+func (b taskActionBody) storedResult() any {
+	if b.Result == nil {
+		return nil
 	}
-	id, _, err := o.id("workerId")
-	return o, id, err
+	return b.Result
 }
 
 // prepAccept is POST /tasks/{id}/accept: only the offered worker may accept.
 func prepAccept(r *request) (op, *apiError) {
-	_, workerID, err := workerIDBody(r)
+	b, err := decodeTaskAction(r)
 	if err != nil {
 		return nil, err
 	}
+	workerID := b.WorkerID
 	taskID := r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		res, err := ws.engine.Accept(now, taskID, workerID)
@@ -42,10 +55,11 @@ func prepAccept(r *request) (op, *apiError) {
 // it again. The answer says "queued" as the platform does, even when matching has already
 // offered the task to someone else.
 func prepReject(r *request) (op, *apiError) {
-	_, workerID, err := workerIDBody(r)
+	b, err := decodeTaskAction(r)
 	if err != nil {
 		return nil, err
 	}
+	workerID := b.WorkerID
 	taskID := r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		res, err := ws.engine.Reject(now, taskID, workerID)
@@ -60,21 +74,13 @@ func prepReject(r *request) (op, *apiError) {
 // prepComplete is POST /tasks/{id}/complete with an optional result object, stored and sent
 // in task.completed.
 func prepComplete(r *request) (op, *apiError) {
-	o, workerID, err := workerIDBody(r, "result")
+	b, err := decodeTaskAction(r)
 	if err != nil {
 		return nil, err
 	}
-	result, _, err := o.anyObject("result", true)
-	if err != nil {
-		return nil, err
-	}
-	taskID := r.params[0]
+	taskID, workerID := r.params[0], b.WorkerID
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
-		var stored any
-		if result != nil {
-			stored = result
-		}
-		res, err := ws.engine.Complete(now, taskID, workerID, stored)
+		res, err := ws.engine.Complete(now, taskID, workerID, b.storedResult())
 		ws.publish(res)
 		if err != nil {
 			return 0, nil, matchError(err)
@@ -92,15 +98,11 @@ type assignAnswer struct {
 
 // prepAssign is POST /tasks/{id}/assign: an explicit offer that bypasses eligibility.
 func prepAssign(r *request) (op, *apiError) {
-	o, workerID, err := workerIDBody(r, "force")
+	b, err := decodeTaskAction(r)
 	if err != nil {
 		return nil, err
 	}
-	force, _, err := o.boolean("force")
-	if err != nil {
-		return nil, err
-	}
-	taskID := r.params[0]
+	taskID, workerID, force := r.params[0], b.WorkerID, b.Force
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		res, err := ws.engine.Assign(now, taskID, workerID, force)
 		ws.publish(res)
@@ -133,26 +135,12 @@ type updateAnswer struct {
 // holder of a pending offer unqualified takes the offer back (task.released, reason
 // "updated") and queues the task again.
 func prepUpdateTask(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "tags", "priority", "title", "description", "context", "references", "meta")
-	if err != nil {
+	var b updateTaskBody
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	if len(o.raw) == 0 {
-		return nil, validationf("body must NOT have fewer than 1 properties")
-	}
-	var up match.TaskUpdate
-	if up.Tags, _, err = o.strings("tags", 1, 32, 1, 64, false); err != nil {
-		return nil, err
-	}
-	if dup := firstDuplicate(up.Tags); dup >= 0 {
-		return nil, validationf("body/tags must NOT have duplicate items (item %d repeats an earlier one)", dup)
-	}
-	if p, ok, err := o.number("priority"); err != nil {
-		return nil, err
-	} else if ok {
-		up.Priority = &p
-	}
-	edit, err := decodeTaskEdit(o)
+	up := match.TaskUpdate{Tags: b.Tags, Priority: b.Priority}
+	edit, err := decodeTaskEdit(&b)
 	if err != nil {
 		return nil, err
 	}
@@ -186,36 +174,45 @@ type taskEdit struct {
 	others             map[string]json.RawMessage
 }
 
-func decodeTaskEdit(o *object) (taskEdit, *apiError) {
+// updateTaskBody is the PATCH /tasks/{id} body. The stored members are raw so that absent
+// (nil), null (clear) and a value can be told apart.
+type updateTaskBody struct {
+	Tags        []string        `json:"tags"`
+	Priority    *float64        `json:"priority"`
+	Title       json.RawMessage `json:"title"`
+	Description json.RawMessage `json:"description"`
+	Context     json.RawMessage `json:"context"`
+	References  json.RawMessage `json:"references"`
+	Meta        json.RawMessage `json:"meta"`
+}
+
+func decodeTaskEdit(b *updateTaskBody) (taskEdit, *apiError) {
 	var e taskEdit
-	var err *apiError
-	if e.meta, _, err = o.anyObject("meta", true); err != nil {
-		return e, err
+	if b.Meta != nil {
+		e.meta = compact(b.Meta)
 	}
 	for _, f := range []struct {
-		name  string
-		max   int
+		raw   json.RawMessage
 		dst   **string
 		clear *bool
-	}{{"title", 300, &e.title, &e.clearTitle}, {"description", 10000, &e.description, &e.clearDescription}} {
-		if v, sent := o.raw[f.name]; sent && isNull(v) {
+	}{{b.Title, &e.title, &e.clearTitle}, {b.Description, &e.description, &e.clearDescription}} {
+		switch {
+		case f.raw == nil:
+		case isNull(f.raw):
 			*f.clear = true
-			continue
-		}
-		s, ok, err := o.str(f.name, 1, f.max)
-		if err != nil {
-			return e, err
-		}
-		if ok {
-			*f.dst = &s
+		default:
+			*f.dst = new(string)
+			if err := decodeBody(f.raw, *f.dst); err != nil {
+				return e, err
+			}
 		}
 	}
-	for _, name := range []string{"context", "references"} {
-		if v, ok := o.anyValue(name); ok {
+	for name, raw := range map[string]json.RawMessage{"context": b.Context, "references": b.References} {
+		if raw != nil {
 			if e.others == nil {
 				e.others = map[string]json.RawMessage{}
 			}
-			e.others[name] = v
+			e.others[name] = compact(raw)
 		}
 	}
 	return e, nil
@@ -265,36 +262,18 @@ type suggestCandidate struct {
 	Reasons           []wireReason `json:"reasons"`
 }
 
-// suggestOnlyMembers are suggest-workers members a dry run accepts but does not use yet
-// (required skills, geo, network), as tasks.create stores them without acting on them.
-func suggestOnlyMembers() []string {
-	return []string{"requiredSkills", "latitude", "longitude", "maxDistanceKm", "requireGeo", "allowedCidrs"}
-}
-
 // prepSuggestWorkers is POST /tasks/suggest-workers: a dry run that creates nothing.
 func prepSuggestWorkers(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, append([]string{"tags", "priority", "vetoedWorkers", "limit"}, suggestOnlyMembers()...)...)
-	if err != nil {
+	var b struct {
+		Tags          []string `json:"tags"`
+		Priority      float64  `json:"priority"`
+		VetoedWorkers []string `json:"vetoedWorkers"`
+		Limit         float64  `json:"limit"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	if err := o.require("tags"); err != nil {
-		return nil, err
-	}
-	var in match.SuggestInput
-	if in.Tags, _, err = o.strings("tags", 1, 32, 1, 64, false); err != nil {
-		return nil, err
-	}
-	if in.Priority, _, err = o.number("priority"); err != nil {
-		return nil, err
-	}
-	if in.VetoedWorkers, _, err = o.strings("vetoedWorkers", 0, 64, 1, 128, true); err != nil {
-		return nil, err
-	}
-	limit, _, err := o.integer("limit", 1, 100)
-	if err != nil {
-		return nil, err
-	}
-	in.Limit = int(limit)
+	in := match.SuggestInput{Tags: b.Tags, Priority: b.Priority, VetoedWorkers: b.VetoedWorkers, Limit: int(b.Limit)}
 	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
 		cands, err := ws.engine.SuggestWorkers(in)
 		if err != nil {

@@ -1,8 +1,6 @@
 package mockserver
 
 import (
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -40,32 +38,19 @@ type bulkEntry struct {
 	err *apiError
 }
 
-// prepCreateMany is POST /tasks/bulk. A malformed envelope refuses the whole call; a bad
-// entry fails alone, so the report always holds one result per entry.
+// prepCreateMany is POST /tasks/bulk. A body the schema refuses (any entry included) refuses
+// the whole call; an entry that breaks a rule across its members, or is refused when it
+// runs (task_exists, a quota), fails alone, so the report always holds one result per entry.
 func prepCreateMany(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "tasks")
-	if err != nil {
+	var b struct {
+		Tasks []createTaskBody `json:"tasks"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	if err := o.require("tasks"); err != nil {
-		return nil, err
-	}
-	objs, err := bulkObjects(o.raw["tasks"])
-	if err != nil {
-		return nil, err
-	}
-	allowed := taskMembers()
-	entries := make([]bulkEntry, len(objs))
-	for i, eo := range objs {
-		if eo.raw == nil {
-			entries[i].err = validationf("%s must be object", eo.path)
-			continue
-		}
-		if _, err := checkMembers(eo, allowed); err != nil {
-			entries[i].err = err
-			continue
-		}
-		entries[i].in, entries[i].err = decodeTaskInput(eo)
+	entries := make([]bulkEntry, len(b.Tasks))
+	for i := range b.Tasks {
+		entries[i].in, entries[i].err = decodeTaskInput(&b.Tasks[i])
 	}
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		rep := bulkReport{Results: make([]bulkResult, len(entries))}
@@ -106,29 +91,4 @@ func (ws *workspace) createTask(now time.Time, in match.TaskInput) (string, *api
 	ws.countTaskRate()
 	ws.openTasks++
 	return in.ID, nil
-}
-
-// bulkObjects splits the tasks array into one object per entry, decoding it once; an entry
-// that is not an object has a nil raw and fails alone.
-func bulkObjects(raw json.RawMessage) ([]*object, *apiError) {
-	var maps []map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &maps); err != nil {
-		// Only a malformed batch pays for the second, entry-by-entry pass.
-		var raws []json.RawMessage
-		if json.Unmarshal(raw, &raws) != nil {
-			return nil, validationf("body/tasks must be array")
-		}
-		maps = make([]map[string]json.RawMessage, len(raws))
-		for i, r := range raws {
-			_ = json.Unmarshal(r, &maps[i]) // leaves nil for a non-object
-		}
-	}
-	if len(maps) < 1 || len(maps) > MaxBulkTasks {
-		return nil, validationf("body/tasks must NOT have fewer than 1 or more than %d items", MaxBulkTasks)
-	}
-	objs := make([]*object, len(maps))
-	for i, m := range maps {
-		objs[i] = &object{path: fmt.Sprintf("body/tasks/%d", i), raw: m}
-	}
-	return objs, nil
 }

@@ -9,8 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// FuzzCreateTaskBody feeds arbitrary bytes to the POST /tasks validator and, when it accepts
-// them, to the matcher: nothing panics, refusals are 400s, acceptances are 202s.
+// FuzzCreateTaskBody feeds arbitrary bytes to the POST /tasks validation (the contract's
+// schema, then the prepare function's rules across members) and, when both accept them, to
+// the matcher: nothing panics, refusals are 400s, acceptances are 202s.
 //
 //	go test -run '^$' -fuzz FuzzCreateTaskBody -fuzztime 60s ./mockserver/
 func FuzzCreateTaskBody(f *testing.F) {
@@ -29,7 +30,12 @@ func FuzzCreateTaskBody(f *testing.F) {
 	f.Cleanup(srv.Close)
 	ws := srv.workspaces[srv.APIKey()]
 	f.Fuzz(func(t *testing.T, body []byte) {
-		run, aerr := prepCreateTask(&request{method: http.MethodPost, path: "/v1/tasks", body: body})
+		req := &request{method: http.MethodPost, path: "/v1/tasks", body: body}
+		aerr := srv.checkRequest(route{opID: "tasks.create"}, req)
+		var run op
+		if aerr == nil {
+			run, aerr = prepCreateTask(req)
+		}
 		if aerr != nil {
 			assert.Equal(t, http.StatusBadRequest, aerr.status, aerr.message)
 			return

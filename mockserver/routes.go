@@ -4,7 +4,10 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/taskrouting/taskrouting-go/internal/contract"
 )
 
 // route is one operation of api/openapi.json, bound by its operation id (TestRoutesMatchContract
@@ -167,7 +170,7 @@ func findRoute(routeTable []route, method string, u *url.URL) (route, []string, 
 	}
 	if best != nil {
 		for i, p := range bestParams {
-			if err := checkID("params/"+paramName(best.pattern, i), p); err != nil {
+			if err := checkID("params/"+paramName(best.opID, i), p); err != nil {
 				return route{}, nil, err
 			}
 		}
@@ -197,10 +200,22 @@ func matchPattern(pat []string, segs []string) (params []string, literals int, o
 	return params, literals, true
 }
 
-// paramName names a path parameter in messages: "id" for the resource's own id.
-func paramName(pattern string, i int) string {
-	if i == 0 {
-		return "id"
+// paramName names a path parameter in messages as api/openapi.json names it ("id",
+// "commentId").
+func paramName(opID string, i int) string {
+	// The route table writes parameters as {}; their names are the contract's.
+	if c, err := contract.Default(); err == nil {
+		if rt, ok := c.Lookup(opID); ok {
+			n := 0
+			for _, seg := range strings.Split(rt.Path, "/") {
+				if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+					if n == i {
+						return seg[1 : len(seg)-1]
+					}
+					n++
+				}
+			}
+		}
 	}
-	return "param" + string(rune('0'+i))
+	return "param" + strconv.Itoa(i)
 }

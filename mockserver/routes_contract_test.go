@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"net/http"
 	"regexp"
 	"slices"
 	"testing"
@@ -40,4 +41,19 @@ func TestOperationsListsEveryRouteOnce(t *testing.T) {
 	assert.Len(t, ops, len(newRoutes())+len(newWorkerRoutes())+1, "every route, and tasks.setPriority")
 	assert.Contains(t, ops, "tasks.setPriority")
 	assert.Contains(t, ops, "worker.startBreak")
+}
+
+// TestPathParamErrorsNameTheParameter: a bad id in a path is refused naming the parameter as
+// api/openapi.json does, the second one of a path included.
+func TestPathParamErrorsNameTheParameter(t *testing.T) {
+	srv := Start(t, WithClock(NewManualClock(t0)))
+	for _, tc := range []struct{ path, want string }{
+		{"/tasks/bad%20id", "params/id must match pattern"},
+		{"/tasks/task_1/comments/bad%20id", "params/commentId must match pattern"},
+		{"/tasks/bad%20id/comments/cmt_1", "params/id must match pattern"},
+	} {
+		a := call(t, srv, srv.APIKey(), http.MethodDelete, tc.path, nil)
+		require.Equal(t, http.StatusBadRequest, a.Status, "%s: %s", tc.path, a.Body)
+		assert.Contains(t, string(a.Body), tc.want, tc.path)
+	}
 }

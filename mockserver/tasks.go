@@ -9,33 +9,70 @@ import (
 	"github.com/taskrouting/taskrouting-go/internal/match"
 )
 
-// taskMembers are the members of CreateTaskInput the server knows; anything else is
-// validation_failed.
-func taskMembers() []string {
-	return append([]string{
-		"id", "tags", "priority", "vetoedWorkers", "skillThresholds", "meta", "title", "description",
-		"escalation", "sla", "schedule",
-	}, opaqueTaskMembers()...)
+// createTaskBody is CreateTaskInput of api/openapi.json. Members the matcher does not act
+// on yet are kept as raw JSON, stored and echoed as sent (compacted).
+type createTaskBody struct {
+	ID              string             `json:"id"`
+	Tags            []string           `json:"tags"`
+	Priority        float64            `json:"priority"`
+	VetoedWorkers   []string           `json:"vetoedWorkers"`
+	SkillThresholds map[string]float64 `json:"skillThresholds"`
+	Meta            json.RawMessage    `json:"meta"`
+	Title           *string            `json:"title"`
+	Description     *string            `json:"description"`
+	Escalation      json.RawMessage    `json:"escalation"`
+	SLA             json.RawMessage    `json:"sla"`
+	Schedule        json.RawMessage    `json:"schedule"`
+	opaqueTaskMembers
 }
 
-// opaqueTaskMembers are the platform's optional members the server stores and echoes byte
-// for byte without acting on them yet: context and references, required skills, geo
-// (latitude, longitude, maxDistanceKm, requireGeo), network (allowedCidrs) and teams
-// (teamId, preferTeamId). api/openapi.json holds their limits.
-func opaqueTaskMembers() []string {
-	return []string{
-		"context", "references", "requiredSkills", "latitude", "longitude", "maxDistanceKm",
-		"requireGeo", "allowedCidrs", "teamId", "preferTeamId",
+// opaqueTaskMembers are the platform's optional task members the server stores and echoes
+// without acting on them yet: context and references, required skills, geo (latitude,
+// longitude, maxDistanceKm, requireGeo), network (allowedCidrs) and teams (teamId,
+// preferTeamId). api/openapi.json holds their limits.
+type opaqueTaskMembers struct {
+	Context        json.RawMessage `json:"context"`
+	References     json.RawMessage `json:"references"`
+	RequiredSkills json.RawMessage `json:"requiredSkills"`
+	Latitude       json.RawMessage `json:"latitude"`
+	Longitude      json.RawMessage `json:"longitude"`
+	MaxDistanceKm  json.RawMessage `json:"maxDistanceKm"`
+	RequireGeo     json.RawMessage `json:"requireGeo"`
+	AllowedCidrs   json.RawMessage `json:"allowedCidrs"`
+	TeamID         json.RawMessage `json:"teamId"`
+	PreferTeamID   json.RawMessage `json:"preferTeamId"`
+}
+
+// sent lists the members that were in the body, by wire name; nil when none was.
+func (m *opaqueTaskMembers) sent() map[string]json.RawMessage {
+	var out map[string]json.RawMessage
+	for _, f := range [...]struct {
+		name string
+		raw  json.RawMessage
+	}{
+		{"context", m.Context}, {"references", m.References}, {"requiredSkills", m.RequiredSkills},
+		{"latitude", m.Latitude}, {"longitude", m.Longitude}, {"maxDistanceKm", m.MaxDistanceKm},
+		{"requireGeo", m.RequireGeo}, {"allowedCidrs", m.AllowedCidrs}, {"teamId", m.TeamID},
+		{"preferTeamId", m.PreferTeamID},
+	} {
+		if f.raw == nil {
+			continue
+		}
+		if out == nil {
+			out = map[string]json.RawMessage{}
+		}
+		out[f.name] = compact(f.raw)
 	}
+	return out
 }
 
 // prepCreateTask validates POST /tasks completely before anything runs.
 func prepCreateTask(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, taskMembers()...)
-	if err != nil {
+	var body createTaskBody
+	if err := decodeBody(r.body, &body); err != nil {
 		return nil, err
 	}
-	in, err := decodeTaskInput(o)
+	in, err := decodeTaskInput(&body)
 	if err != nil {
 		return nil, err
 	}
@@ -74,167 +111,71 @@ func (ws *workspace) freshTaskID() string {
 	}
 }
 
-func decodeTaskInput(o *object) (match.TaskInput, *apiError) {
-	var in match.TaskInput
-	x := &taskExtra{}
-	if err := o.require("tags"); err != nil {
-		return in, err
+// decodeTaskInput turns a create body (checked against the schema already) into the
+// matcher's input, with the rules across members no schema states.
+func decodeTaskInput(b *createTaskBody) (match.TaskInput, *apiError) {
+	in := match.TaskInput{
+		ID: b.ID, Tags: b.Tags, Priority: b.Priority, VetoedWorkers: b.VetoedWorkers,
+		SkillThresholds: b.SkillThresholds,
 	}
-	tags, _, err := o.strings("tags", 1, 32, 1, 64, false)
-	if err != nil {
-		return in, err
-	}
-	if dup := firstDuplicate(tags); dup >= 0 {
-		return in, validationf("body/tags must NOT have duplicate items (item %d repeats an earlier one)", dup)
-	}
-	in.Tags = tags
-	if in.ID, _, err = o.id("id"); err != nil {
-		return in, err
-	}
-	if in.Priority, _, err = o.number("priority"); err != nil {
-		return in, err
-	}
-	if in.VetoedWorkers, _, err = o.strings("vetoedWorkers", 0, 64, 1, 128, true); err != nil {
-		return in, err
-	}
-	if in.SkillThresholds, _, err = o.numberMap("skillThresholds", 32, 64, 0); err != nil {
-		return in, err
-	}
-	for tag := range in.SkillThresholds {
-		if !containsString(tags, tag) {
+	for tag := range b.SkillThresholds {
+		if !containsString(b.Tags, tag) {
 			return in, invalidBodyf("skillThresholds names tag '%s' which is not in tags", tag)
 		}
 	}
-	if x.meta, _, err = o.anyObject("meta", true); err != nil {
+	x := &taskExtra{title: b.Title, description: b.Description, others: b.sent()}
+	if b.Meta != nil {
+		x.meta = compact(b.Meta)
+	}
+	var err *apiError
+	if in.Escalation, x.escalation, err = decodeEscalation(b.Escalation); err != nil {
 		return in, err
 	}
-	if s, ok, err := o.str("title", 1, 300); err != nil {
-		return in, err
-	} else if ok {
-		x.title = &s
+	if b.SLA != nil {
+		x.sla = compact(b.SLA)
 	}
-	if s, ok, err := o.str("description", 1, 10000); err != nil {
+	if x.schedule, err = decodeSchedule(b.Schedule); err != nil {
 		return in, err
-	} else if ok {
-		x.description = &s
-	}
-	if in.Escalation, x.escalation, err = decodeEscalation(o); err != nil {
-		return in, err
-	}
-	if x.sla, err = decodeSLA(o); err != nil {
-		return in, err
-	}
-	if x.schedule, err = decodeSchedule(o); err != nil {
-		return in, err
-	}
-	for _, name := range opaqueTaskMembers() {
-		if v, ok := o.anyValue(name); ok {
-			if x.others == nil {
-				x.others = map[string]json.RawMessage{}
-			}
-			x.others[name] = v
-		}
 	}
 	in.Extra = x
 	return in, nil
 }
 
-func decodeEscalation(o *object) (*match.Escalation, json.RawMessage, *apiError) {
-	raw, present, err := o.anyObject("escalation", true)
-	if err != nil || !present || isNull(raw) {
-		return nil, raw, err
+// decodeEscalation reads the members the matcher acts on; the object is stored as sent.
+func decodeEscalation(raw json.RawMessage) (*match.Escalation, json.RawMessage, *apiError) {
+	if raw == nil || isNull(raw) {
+		return nil, raw, nil
 	}
-	sub, err := toObject("body/escalation", raw, nil)
-	if err != nil {
+	var b struct {
+		RespondWithinMs float64 `json:"respondWithinMs"`
+		OnNoResponse    string  `json:"onNoResponse"`
+	}
+	if err := decodeBody(raw, &b); err != nil {
 		return nil, nil, err
 	}
-	esc := &match.Escalation{}
-	ms, ok, err := sub.integer("respondWithinMs", 1000, 86_400_000)
-	if err != nil {
-		return nil, nil, err
+	esc := &match.Escalation{
+		RespondWithin: time.Duration(b.RespondWithinMs * float64(time.Millisecond)),
+		OnNoResponse:  match.OnNoResponse(b.OnNoResponse),
 	}
-	if ok {
-		esc.RespondWithin = time.Duration(ms) * time.Millisecond
-	}
-	mode, ok, err := sub.str("onNoResponse", 0, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	if ok {
-		if mode != "allow" && mode != "block" {
-			return nil, nil, enumf("body/escalation/onNoResponse", "allow", "block")
-		}
-		esc.OnNoResponse = match.OnNoResponse(mode)
-	}
-	return esc, raw, nil
+	return esc, compact(raw), nil
 }
 
-// decodeSLA checks the SLA members the platform defines; the server stores the object but
-// does not act on it (see the package documentation).
-func decodeSLA(o *object) (json.RawMessage, *apiError) {
-	raw, present, err := o.anyObject("sla", true)
-	if err != nil || !present || isNull(raw) {
-		return raw, err
+// decodeSchedule checks the one rule across the schedule's members; the server stores the
+// object but does not act on it (see the package documentation).
+func decodeSchedule(raw json.RawMessage) (json.RawMessage, *apiError) {
+	if raw == nil {
+		return nil, nil
 	}
-	sub, err := toObject("body/sla", raw, nil)
-	if err != nil {
+	var b struct {
+		NotBefore, NotAfter *float64
+	}
+	if err := decodeBody(raw, &b); err != nil {
 		return nil, err
 	}
-	if _, _, err := sub.integer("expireAfterMs", 1, 1<<53); err != nil {
-		return nil, err
-	}
-	if _, _, err := sub.integer("maxRejections", 1, 100); err != nil {
-		return nil, err
-	}
-	if mode, ok, err := sub.str("onMaxRejections", 0, 0); err != nil {
-		return nil, err
-	} else if ok && mode != "park" && mode != "fail" && mode != "keep" {
-		return nil, enumf("body/sla/onMaxRejections", "park", "fail", "keep")
-	}
-	return raw, nil
-}
-
-func decodeSchedule(o *object) (json.RawMessage, *apiError) {
-	raw, present, err := o.anyObject("schedule", false)
-	if err != nil || !present {
-		return raw, err
-	}
-	sub, err := toObject("body/schedule", raw, nil)
-	if err != nil {
-		return nil, err
-	}
-	nb, okB, err := sub.integer("notBefore", 0, 1<<53)
-	if err != nil {
-		return nil, err
-	}
-	na, okA, err := sub.integer("notAfter", 0, 1<<53)
-	if err != nil {
-		return nil, err
-	}
-	if okA && okB && na < nb {
+	if b.NotBefore != nil && b.NotAfter != nil && *b.NotAfter < *b.NotBefore {
 		return nil, invalidBodyf("schedule.notAfter must not be before schedule.notBefore")
 	}
-	return raw, nil
-}
-
-func firstDuplicate(items []string) int {
-	seen := make(map[string]bool, len(items))
-	for i, s := range items {
-		if seen[s] {
-			return i
-		}
-		seen[s] = true
-	}
-	return -1
-}
-
-func containsString(items []string, s string) bool {
-	for _, it := range items {
-		if it == s {
-			return true
-		}
-	}
-	return false
+	return compact(raw), nil
 }
 
 func prepGetTask(r *request) (op, *apiError) {
@@ -256,12 +197,7 @@ type taskList struct {
 
 func prepListTasks(r *request) (op, *apiError) {
 	q := match.TaskQuery{Limit: 50}
-	switch st := r.query.Get("status"); st {
-	case "", "all", "queued", "pending", "accepted":
-		q.Status = match.TaskFilter(st)
-	default:
-		return nil, enumf("querystring/status", "queued", "pending", "accepted", "all")
-	}
+	q.Status = match.TaskFilter(r.query.Get("status")) // the schema's enum, or "" for all
 	if c := r.query.Get("cursor"); c != "" {
 		n, err := strconv.ParseUint(c, 10, 64)
 		if err != nil {
@@ -270,14 +206,8 @@ func prepListTasks(r *request) (op, *apiError) {
 		q.After = n
 	}
 	if l := r.query.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil {
-			return nil, validationf("querystring/limit must be integer")
-		}
-		if n < 1 || n > 100 {
-			return nil, validationf("querystring/limit must be >= 1 and <= 100")
-		}
-		q.Limit = n
+		n, _ := strconv.ParseFloat(l, 64) // an integer in 1..100: the schema says so
+		q.Limit = int(n)
 	}
 	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
 		page, err := ws.engine.Tasks(q)

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 )
@@ -81,35 +80,16 @@ func hashPIN(pin string) [32]byte { return sha256.Sum256([]byte("taskrouting-moc
 
 // prepSetIdentity is POST /workers/{id}/identity (workspace plane).
 func prepSetIdentity(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "label", "pin", "email")
-	if err != nil {
+	var b struct {
+		Label string  `json:"label"`
+		PIN   string  `json:"pin"`
+		Email *string `json:"email"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	if err := o.require("label"); err != nil {
-		return nil, err
-	}
-	label, _, err := o.str("label", 1, 128)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.require("pin"); err != nil {
-		return nil, err
-	}
-	pin, _, err := o.str("pin", 4, 256)
-	if err != nil {
-		return nil, err
-	}
-	email, hasEmail, err := o.str("email", 3, 256)
-	if err != nil {
-		return nil, err
-	}
-	if hasEmail && !strings.Contains(email, "@") {
-		return nil, validationf("body/email must match format \"email\"")
-	}
-	id := identity{pinHash: hashPIN(pin), label: &label}
-	if hasEmail {
-		id.email = &email
-	}
+	label := b.Label
+	id := identity{pinHash: hashPIN(b.PIN), label: &label, email: b.Email}
 	workerID := r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		if _, err := ws.engine.Worker(workerID); err != nil {
@@ -161,26 +141,16 @@ func prepRemoveIdentity(r *request) (op, *apiError) {
 }
 
 func prepLogin(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "workspaceId", "workerId", "pin")
-	if err != nil {
+	var b struct {
+		WorkspaceID string `json:"workspaceId"`
+		WorkerID    string `json:"workerId"`
+		PIN         string `json:"pin"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	for _, name := range []string{"workspaceId", "workerId", "pin"} {
-		if err := o.require(name); err != nil {
-			return nil, err
-		}
-	}
-	if r.loginWorkspace, _, err = o.str("workspaceId", 1, 128); err != nil {
-		return nil, err
-	}
-	workerID, _, err := o.id("workerId")
-	if err != nil {
-		return nil, err
-	}
-	pin, _, err := o.str("pin", 1, 64)
-	if err != nil {
-		return nil, err
-	}
+	r.loginWorkspace = b.WorkspaceID
+	workerID, pin := b.WorkerID, b.PIN
 	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
 		id, ok := ws.identities[workerID]
 		h := hashPIN(pin)

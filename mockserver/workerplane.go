@@ -158,20 +158,13 @@ func prepMyAvailability(r *request) (op, *apiError) {
 	// staleAfterMs (the platform's liveness contract for unattended workers) is checked
 	// against the file and accepted, but the mock server never clocks a silent worker out:
 	// docs/contract.md, "Known gaps".
-	o, err := parseBody(r.body, "available", "staleAfterMs")
-	if err != nil {
+	var b struct {
+		Available bool `json:"available"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	if err := o.require("available"); err != nil {
-		return nil, err
-	}
-	available, _, err := o.boolean("available")
-	if err != nil {
-		return nil, err
-	}
-	if _, _, err := o.integer("staleAfterMs", 60_000, 86_400_000); err != nil {
-		return nil, err
-	}
+	available := b.Available
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		if _, aerr := me(ws, r); aerr != nil {
 			return 0, nil, aerr
@@ -229,20 +222,12 @@ func prepMyTask(r *request) (op, *apiError) {
 // operation, for this worker's own tasks only.
 func prepMyAnswer(verb string) func(*request) (op, *apiError) {
 	return func(r *request) (op, *apiError) {
-		extra := []string(nil)
-		if verb == "complete" {
-			extra = []string{"result"}
-		}
-		o, workerID, err := workerIDBody(r, extra...)
+		b, err := decodeTaskAction(r)
 		if err != nil {
 			return nil, err
 		}
-		if workerID != r.worker {
+		if b.WorkerID != r.worker {
 			return nil, invalidBodyf("workerId must be the signed-in worker")
-		}
-		result, _, err := o.anyObject("result", true)
-		if err != nil {
-			return nil, err
 		}
 		taskID := r.params[0]
 		return func(ws *workspace, now time.Time) (int, any, *apiError) {
@@ -262,11 +247,7 @@ func prepMyAnswer(verb string) func(*request) (op, *apiError) {
 			case "reject":
 				res, err = ws.engine.Reject(now, taskID, r.worker)
 			default:
-				var stored any
-				if result != nil {
-					stored = result
-				}
-				res, err = ws.engine.Complete(now, taskID, r.worker, stored)
+				res, err = ws.engine.Complete(now, taskID, r.worker, b.storedResult())
 				status = "completed"
 			}
 			ws.publish(res)
@@ -288,14 +269,13 @@ type breakAnswer struct {
 }
 
 func prepStartBreak(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "reason")
-	if err != nil {
+	var b struct {
+		Reason string `json:"reason"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	reason, _, err := o.str("reason", 1, 100)
-	if err != nil {
-		return nil, err
-	}
+	reason := b.Reason
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		if _, aerr := me(ws, r); aerr != nil {
 			return 0, nil, aerr

@@ -2,155 +2,81 @@ package mockserver
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/taskrouting/taskrouting-go/internal/match"
 )
 
-// workerMembers are the members of UpsertWorkerInput; PatchWorkerInput is the same without id.
-func workerMembers(withID bool) []string {
-	m := []string{
-		"tags", "routingWeights", "maxBacklogSize", "available",
-		"skills", "teamIds", "ip", "latitude", "longitude", "maxTravelDistanceKm", "locale",
-	}
-	if withID {
-		m = append(m, "id")
-	}
-	return m
+// workerBody is UpsertWorkerInput of api/openapi.json (PatchWorkerInput is the same without
+// id; the schema of each refuses what it lacks).
+type workerBody struct {
+	ID                  string             `json:"id"`
+	Tags                []string           `json:"tags"`
+	RoutingWeights      map[string]float64 `json:"routingWeights"`
+	MaxBacklogSize      *float64           `json:"maxBacklogSize"`
+	Available           *bool              `json:"available"`
+	Skills              json.RawMessage    `json:"skills"`
+	TeamIDs             []string           `json:"teamIds"` // nil: absent or null; [] clears
+	IP                  *string            `json:"ip"`
+	Latitude            *float64           `json:"latitude"`
+	Longitude           *float64           `json:"longitude"`
+	MaxTravelDistanceKm *float64           `json:"maxTravelDistanceKm"`
+	Locale              json.RawMessage    `json:"locale"` // null: back to the workspace default
 }
 
-func decodeWorkerInput(r *request, withID bool) (match.WorkerInput, *apiError) {
-	var in match.WorkerInput
-	o, err := parseBody(r.body, workerMembers(withID)...)
-	if err != nil {
-		return in, err
+func decodeWorkerInput(r *request) (match.WorkerInput, *apiError) {
+	var b workerBody
+	if err := decodeBody(r.body, &b); err != nil {
+		return match.WorkerInput{}, err
 	}
-	if withID {
-		if in.ID, _, err = o.id("id"); err != nil {
-			return in, err
-		}
+	in := match.WorkerInput{ID: b.ID, Tags: b.Tags, RoutingWeights: b.RoutingWeights, Available: b.Available}
+	if b.MaxBacklogSize != nil {
+		n := int(*b.MaxBacklogSize)
+		in.MaxBacklogSize = &n
 	}
-	if in.Tags, _, err = o.strings("tags", 0, 64, 1, 64, false); err != nil {
-		return in, err
-	}
-	if dup := firstDuplicate(in.Tags); dup >= 0 {
-		return in, validationf("body/tags must NOT have duplicate items (item %d repeats an earlier one)", dup)
-	}
-	if in.RoutingWeights, _, err = o.numberMap("routingWeights", 128, 65, 0); err != nil {
-		return in, err
-	}
-	if n, ok, err := o.integer("maxBacklogSize", 0, 10_000); err != nil {
-		return in, err
-	} else if ok {
-		v := int(n)
-		in.MaxBacklogSize = &v
-	}
-	if b, ok, err := o.boolean("available"); err != nil {
-		return in, err
-	} else if ok {
-		in.Available = &b
-	}
-	x, err := decodeWorkerExtra(o)
-	if err != nil {
-		return in, err
-	}
-	if x != nil {
+	if x := b.extra(); x != nil {
 		in.Extra = x
 	}
 	return in, nil
 }
 
-// decodeWorkerExtra checks the platform's skills, teams, network and geo members. The mock
-// stores and echoes them; routing does not use them yet (docs/contract.md, section 7).
-func decodeWorkerExtra(o *object) (*workerExtra, *apiError) {
+// extra collects the platform's skills, teams, network and geo members. The mock stores and
+// echoes them; routing does not use them yet (docs/contract.md, section 7). nil: none sent.
+func (b *workerBody) extra() *workerExtra {
 	x := &workerExtra{}
 	sent := false
-	if raw, ok := o.get("skills"); ok {
-		if err := checkSkills(o.at("skills"), raw); err != nil {
-			return nil, err
+	if b.Skills != nil && !isNull(b.Skills) {
+		x.skills, sent = compact(b.Skills), true
+	}
+	if b.TeamIDs != nil {
+		x.teamIDs, sent = b.TeamIDs, true
+	}
+	if b.Locale != nil {
+		loc := ""
+		if !isNull(b.Locale) {
+			_ = json.Unmarshal(b.Locale, &loc) // a string: the schema says so
 		}
-		x.skills, sent = compact(raw), true
-	}
-	if ids, ok, err := o.strings("teamIds", 0, 64, 1, 128, true); err != nil {
-		return nil, err
-	} else if ok {
-		x.teamIDs, sent = ids, true
-	}
-	// locale: null returns the worker to the workspace default (stored as "").
-	if v, given := o.raw["locale"]; given && isNull(v) {
-		x.set("locale", "")
-		sent = true
-	} else if loc, ok, err := o.str("locale", 0, 0); err != nil { // no limit is published
-		return nil, err
-	} else if ok {
 		x.set("locale", loc)
 		sent = true
 	}
-	if ip, ok, err := o.str("ip", 1, 64); err != nil {
-		return nil, err
-	} else if ok {
-		x.set("ip", ip)
+	if b.IP != nil {
+		x.set("ip", *b.IP)
 		sent = true
 	}
 	for _, f := range []struct {
-		name   string
-		lo, hi float64
-	}{{"latitude", -90, 90}, {"longitude", -180, 180}, {"maxTravelDistanceKm", 0, 40_000}} {
-		v, ok, err := o.number(f.name)
-		if err != nil {
-			return nil, err
+		name string
+		v    *float64
+	}{{"latitude", b.Latitude}, {"longitude", b.Longitude}, {"maxTravelDistanceKm", b.MaxTravelDistanceKm}} {
+		if f.v != nil {
+			x.set(f.name, *f.v)
+			sent = true
 		}
-		if !ok {
-			continue
-		}
-		if v < f.lo {
-			return nil, validationf("%s must be >= %v", o.at(f.name), f.lo)
-		}
-		if v > f.hi {
-			return nil, validationf("%s must be <= %v", o.at(f.name), f.hi)
-		}
-		x.set(f.name, v)
-		sent = true
 	}
 	if !sent {
-		return nil, nil
+		return nil
 	}
-	return x, nil
-}
-
-// checkSkills holds skills to the platform's SkillAssignment: {skillId, level 1-5,
-// weightOverride?}.
-func checkSkills(path string, raw []byte) *apiError {
-	var items []json.RawMessage
-	if raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
-		return validationf("%s must be array", path)
-	}
-	if len(items) > 64 {
-		return validationf("%s must NOT have more than 64 items", path)
-	}
-	for i, it := range items {
-		item, err := toObject(fmt.Sprintf("%s/%d", path, i), it, []string{"skillId", "level", "weightOverride"})
-		if err != nil {
-			return err
-		}
-		for _, name := range []string{"skillId", "level"} {
-			if err := item.require(name); err != nil {
-				return err
-			}
-		}
-		if _, _, err := item.str("skillId", 1, 64); err != nil {
-			return err
-		}
-		if _, _, err := item.integer("level", 1, 5); err != nil {
-			return err
-		}
-		if _, _, err := item.number("weightOverride"); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x
 }
 
 type idAnswer struct {
@@ -159,7 +85,7 @@ type idAnswer struct {
 
 // prepUpsertWorker is POST /workers: create or update; {} creates a worker with a server id.
 func prepUpsertWorker(r *request) (op, *apiError) {
-	in, err := decodeWorkerInput(r, true)
+	in, err := decodeWorkerInput(r)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +99,7 @@ func prepUpsertWorker(r *request) (op, *apiError) {
 
 // prepPatchWorker is PATCH /workers/{id}: absent members keep their value.
 func prepPatchWorker(r *request) (op, *apiError) {
-	in, err := decodeWorkerInput(r, false)
+	in, err := decodeWorkerInput(r)
 	if err != nil {
 		return nil, err
 	}
@@ -282,21 +208,14 @@ type availabilityAnswer struct {
 
 // prepSetAvailability is POST /workers/{id}/availability.
 func prepSetAvailability(r *request) (op, *apiError) {
-	o, err := parseBody(r.body, "available", "releaseBacklog")
-	if err != nil {
+	var b struct {
+		Available      bool `json:"available"`
+		ReleaseBacklog bool `json:"releaseBacklog"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
 		return nil, err
 	}
-	if err := o.require("available"); err != nil {
-		return nil, err
-	}
-	available, _, err := o.boolean("available")
-	if err != nil {
-		return nil, err
-	}
-	release, _, err := o.boolean("releaseBacklog")
-	if err != nil {
-		return nil, err
-	}
+	available, release := b.Available, b.ReleaseBacklog
 	if release && available {
 		return nil, invalidBodyf("releaseBacklog can only be sent with available: false")
 	}
