@@ -3,6 +3,7 @@ package taskrouting
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"net/url"
 	"strconv"
 	"time"
@@ -42,7 +43,7 @@ type LinkWorkerParams struct {
 }
 
 func (p LinkWorkerParams) validate() error {
-	if err := checkLen("LinkWorkerParams.VendorUserID", p.VendorUserID, 1, 256); err != nil {
+	if err := checkLen("LinkWorkerParams.VendorUserID", p.VendorUserID, 1, math.MaxInt); err != nil {
 		return err
 	}
 	for i, t := range p.Tags {

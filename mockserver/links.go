@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"encoding/json"
 	"net/http"
 	"slices"
 	"time"
@@ -70,16 +69,8 @@ func prepLink(r *request) (op, *apiError) {
 		VendorUserID string   `json:"vendorUserId"`
 		Tags         []string `json:"tags"`
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, invalidBodyf("body is not a JSON object")
-	}
-	if in.VendorUserID == "" {
-		return nil, validationf("body/vendorUserId must NOT have fewer than 1 characters")
-	}
-	for i, t := range in.Tags {
-		if t == "" || len(t) > 64 {
-			return nil, validationf("body/tags/%d must be 1 to 64 characters", i)
-		}
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
 	workerID, connector := r.params[0], r.params[1]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {

@@ -208,8 +208,8 @@ func prepCreateTimeEntry(r *request) (op, *apiError) {
 		Breaks                   []breakSpec
 		Description, TaskID      *string
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, invalidBodyf("body is not a JSON object")
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
 	start, err := parseTime("body/startedAt", in.StartedAt)
 	if err != nil {
@@ -287,8 +287,8 @@ func prepCorrectTimeEntry(r *request) (op, *apiError) {
 		Type                         string
 		Breaks                       *[]breakSpec
 	}
-	if err := json.Unmarshal(r.body, &in); err != nil {
-		return nil, invalidBodyf("body is not a JSON object")
+	if err := decodeBody(r.body, &in); err != nil {
+		return nil, err
 	}
 	var newStart time.Time
 	if in.StartedAt != nil {
