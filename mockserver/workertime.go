@@ -444,8 +444,8 @@ type breakMetricJSON struct {
 	Active         bool   `json:"active"`
 }
 
-// prepBreakMetrics is GET /breaks/metrics: each worker's breaks in the window (default:
-// today, from midnight UTC), active meaning on a break now.
+// prepBreakMetrics is GET /breaks/metrics: each worker's breaks in the window (without from:
+// from the midnight UTC before its end, so today by default), active meaning on a break now.
 func prepBreakMetrics(r *request) (op, *apiError) {
 	win, err := queryWindow(r, 0)
 	if err != nil {
@@ -456,7 +456,7 @@ func prepBreakMetrics(r *request) (op, *apiError) {
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		calc, _ := win(now)
 		if noFrom {
-			calc.from = dayStart(now)
+			calc.from = dayStart(calc.to.Add(-time.Millisecond)) // the start of the day holding the window's end
 		}
 		out := struct {
 			Workers      []breakMetricJSON `json:"workers"`

@@ -288,6 +288,12 @@ func TestPresenceBreakMetricsAndTeamTime(t *testing.T) {
 		{WorkerID: "agent_2", Label: "agent_2"},
 	}, TotalBreak: 30 * time.Minute, BreakCount: 1, ActiveCount: 1}, bm)
 
+	early, err := c.Workers.BreakMetrics(ctx, taskrouting.BreakMetricsParams{To: at(20), WorkerID: "agent_1"})
+	require.NoError(t, err)
+	assert.Equal(t, &taskrouting.BreakMetrics{Workers: []taskrouting.BreakMetric{
+		{WorkerID: "agent_1", Label: "desk 4", Count: 1, TotalBreak: 10 * time.Minute, LongestBreak: 10 * time.Minute, Active: true},
+	}, TotalBreak: 10 * time.Minute, BreakCount: 1, ActiveCount: 1}, early, "up to +20 only, from that day's midnight")
+
 	report, err := c.Teams.Time(ctx, taskrouting.TeamTimeParams{From: midnight, Entries: true})
 	require.NoError(t, err)
 	assert.Equal(t, midnight, report.From)
