@@ -24,6 +24,8 @@ type Client struct {
 	Learning      *LearningService
 	Teams         *TeamsService
 	Skills        *SkillsService
+	Workflows     *WorkflowsService
+	Runs          *RunsService
 
 	baseURL   string // no trailing slash
 	userAgent string
@@ -133,6 +135,8 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c.Notifications = &NotificationsService{Channels: &NotificationChannelsService{c: c}, Sequences: &NotificationSequencesService{c: c}}
 	c.Learning = &LearningService{c: c}
 	c.Teams = &TeamsService{c: c}
+	c.Workflows = &WorkflowsService{c: c}
+	c.Runs = &RunsService{c: c}
 	return c, nil
 }
 

@@ -16,8 +16,10 @@
 // corrections, metrics, break metrics, connector links, offboarding),
 // Client.Teams (teams, presence, the team time report), Client.Decisions (accept, reject,
 // complete, the decision log), Client.Notifications (channels: where
-// notifications go; sequences: when) and Client.Learning (status,
-// per-worker statistics). A WorkerClient is the worker plane: one worker, signed in
+// notifications go; sequences: when), Client.Workflows (definitions,
+// starting runs), Client.Runs (a run's state and steps, cancel, completing or
+// failing a callback step) and Client.Learning (status, per-worker
+// statistics). A WorkerClient is the worker plane: one worker, signed in
 // with a PIN, acting for itself, reading its own time and metrics.
 //
 // The service announces each match with a signed task.matched webhook:

@@ -44,6 +44,8 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		v = s.adminEvents()
 	case "GET deliveries":
 		v = s.adminDeliveries()
+	case "GET notifications":
+		v = s.adminNotifications()
 	case "GET requests":
 		v = map[string]any{"requests": s.Requests()}
 	case "POST flush":

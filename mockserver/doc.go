@@ -3,7 +3,8 @@
 //
 // It speaks the /v1 wire contract of the hosted API: every operation of both tables (tasks,
 // workers, decisions, assign, priority, suggest-workers, learning, task context and comments,
-// notification channels and sequences, stored but not run),
+// notification channels and sequences, which fire on the server's clock, workflows and their
+// runs),
 // the error envelope {"error":{"code":..,"message":..}}, quota headers, idempotency keys and
 // signed webhooks. A deterministic reference matcher (internal/match) decides every match, so
 // the same requests at the same clock times give the same decisions.
@@ -67,11 +68,18 @@
 //     a tag not in tags; schedule.notAfter before notBefore.
 //   - Validation is complete before the workspace is touched: a refused request changes no
 //     state, not even the idempotency store.
-//   - State (409): task_exists, invalid_state (accept, reject, complete, cancel, assign or
-//     priority that does not fit the task's state or worker), worker_backlog_full (assign
+//   - State (409): task_exists, invalid_state (accept, reject, complete, cancel, assign,
+//     priority, ack, fail, escalate or unpark that does not fit the task's state or worker), worker_backlog_full (assign
 //     without force), idempotency_conflict.
 //   - Matching as docs/contract.md section 7 says: eligibility, vetoes, rejection, capacity, thresholds, task
 //     order, modes, learning, offer expiry (escalation.respondWithinMs and onNoResponse).
+//   - Task clocks on the server's clock, as docs/contract.md section 7 says: sla.expireAfterMs
+//     (onExpire drop or park), sla.maxRejections (onMaxRejections park, fail or keep),
+//     schedule.notBefore (the task waits as scheduled and is never offered before) and
+//     notAfter (onMiss drop or park), and the escalation ladder (maxEscalations,
+//     priorityBoost, onExhausted). Parked tasks come back with tasks.unpark; GET
+//     /tasks/parked and /tasks/scheduled list them. sla.completeWithinMs and escalation
+//     tiers are stored, not enforced.
 //   - Idempotency: a POST repeating an Idempotency-Key with the same method, path and bytes
 //     within 24 hours of server time gets the first answer back (with Idempotent-Replayed:
 //     true) and nothing runs again; the same key with anything else is 409. Only successful
@@ -115,6 +123,19 @@
 // and every later event to that endpoint waits behind it (head-of-line). WithLogger makes
 // the server say so, and log each request and delivery attempt.
 //
+// # Notification sequences and workflow runs
+//
+// Both run on the server's clock, and their deadlines are visited by ManualClock.Advance in
+// time order with offer expiries and webhook retries. A notification sequence starts when a
+// task event (matched, accepted, rejected, completed, expired) happens to a task sharing one
+// of its filterTags; each step is POSTed, when its offset has passed, to every enabled webhook
+// channel subscribed to the step's eventType, signed with the channel's secret (else the
+// server's) at the server clock's time, once, without retry. Notifications lists every one
+// sent. A workflow run walks its steps: an assignment step is a task the matcher routes and
+// the run moves on when it is completed; an external step waits for runs.completeStep or
+// runs.failStep; a machine step completes at once (its handler is stored, not run); a step's
+// timeoutMs fails it when the clock reaches it (docs/contract.md section 5).
+//
 // # Why a task waits
 //
 // A queued task's read (GET /tasks/{id}) and a suggest-workers answer without an eligible
@@ -137,13 +158,15 @@
 //	GET    /_mock/events         {"events": [payloads as delivered]}
 //	GET    /_mock/deliveries     {"deliveries": [{eventId, event, url, attempt, at, statusCode,
 //	                             error, outcome}]}
+//	GET    /_mock/notifications  {"notifications": [{id, sequenceId, channelId, url, event, trigger,
+//	                             taskId, dueAt, at, payload, statusCode, error, outcome}]}
 //	GET    /_mock/requests       {"requests": [recorded requests, Authorization redacted]}
 //	POST   /_mock/flush          204 once no webhook attempt is in flight (504 after 30 s)
 //	POST   /_mock/reset          204 once everything is forgotten (see Reset)
 //
 // In Go the same are ManualClock.Advance, InjectFault, ClearFaults, Events, Deliveries,
-// Requests, Flush and Reset. The standalone binary prints AdminURL as "adminUrl" in its start
-// line and lists these endpoints in its -h output.
+// Notifications, Requests, Flush and Reset. The standalone binary prints AdminURL as
+// "adminUrl" in its start line and lists these endpoints in its -h output.
 //
 // # Faults
 //

@@ -23,6 +23,7 @@ type wireEvent struct {
 	Tags       []string        `json:"tags,omitempty"`
 	Result     json.RawMessage `json:"result,omitempty"`
 	Reason     string          `json:"reason,omitempty"`
+	Level      *int            `json:"escalationLevel,omitempty"` // task.escalated
 }
 
 func toEvent(ev match.Event) Event {
@@ -41,6 +42,10 @@ func toEvent(ev match.Event) Event {
 	if ev.Kind == match.EventTaskMatched {
 		m, x := ev.At.UnixMilli(), ev.ExpiresAt.UnixMilli()
 		w.DecisionID, w.MatchedAt, w.ExpiresAt = ev.DecisionID, &m, &x
+	}
+	if ev.Kind == match.EventTaskEscalated {
+		l := ev.Level
+		w.Level = &l
 	}
 	if ev.Kind == match.EventTaskCompleted {
 		w.Result = rawOrNull(ev.Result)

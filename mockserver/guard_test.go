@@ -30,6 +30,7 @@ func TestAdminRefusesAnExtraWorkspaceKey(t *testing.T) {
 		{"DELETE", "/_mock/faults", ""},
 		{"GET", "/_mock/events", ""},
 		{"GET", "/_mock/deliveries", ""},
+		{"GET", "/_mock/notifications", ""},
 		{"GET", "/_mock/requests", ""},
 		{"POST", "/_mock/flush", ""},
 		{"POST", "/_mock/reset", ""},

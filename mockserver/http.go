@@ -201,7 +201,9 @@ func (s *Server) handle(r *http.Request) (response, []byte) {
 		ws.mu.Unlock()
 		return resp, body
 	}
-	return s.exec(ws, req, run), body
+	resp := s.exec(ws, req, run)
+	s.sendDueNotices(ws)
+	return resp, body
 }
 
 func (s *Server) authenticate(r *http.Request) *workspace {
@@ -244,6 +246,7 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 	defer ws.mu.Unlock()
 	now := s.clock.Now()
 	ws.publish(ws.engine.Advance(now))
+	ws.timeOutRuns(now) // a step past its timeout fails before a late callback can end it
 
 	resp, replayed := s.replay(ws, req, now)
 	if !replayed {
@@ -270,7 +273,7 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 	if !req.workerPlane {
 		quotaHeaders(ws, s.cfg.limits, now, resp.header)
 	}
-	if ws.flush(s.deliver) {
+	if ws.flush(s.deliver) || ws.timersMoved() {
 		s.nudge()
 	}
 	return resp

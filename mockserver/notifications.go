@@ -14,6 +14,9 @@ import (
 type notificationStore struct {
 	channels  []*notifyChannel
 	sequences []*notifySequence
+	pending   []pendingNotice // sequence steps waiting for their time (notifyfire.go)
+	noticeSeq uint64
+	moved     bool
 }
 
 // notifyChannel is one channel as stored. secret is kept (a rotation replaces it) and never
@@ -78,8 +81,8 @@ func prepListChannels(*request) (op, *apiError) {
 	}, nil
 }
 
-// prepCreateChannel is POST /notification-channels. The target is stored as given: the mock
-// delivers nothing to it, so it does not check that a webhook target is a URL.
+// prepCreateChannel is POST /notification-channels. The target is stored as given, not
+// checked to be a URL: a notification to a target that is not one is recorded as failed.
 func prepCreateChannel(r *request) (op, *apiError) {
 	in, err := decodeChannel(r.body)
 	if err != nil {

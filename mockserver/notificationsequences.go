@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// notifySequence is one sequence as stored. Its steps are kept, not run: the mock emits no
-// notification on the clock (docs/contract.md, known gaps).
+// notifySequence is one sequence as stored. Task events schedule its steps and the server's
+// clock fires them (notifyfire.go).
 type notifySequence struct {
 	id, name             string
 	enabled              bool

@@ -46,14 +46,15 @@ func TestOptionsTakeEffect(t *testing.T) {
 	assert.Len(t, srv.Requests(), 2, "the request log keeps the newest WithRequestLog requests")
 }
 
-// Members the server does not act on come back exactly as sent.
+// Members come back exactly as sent, those the server acts on (sla, schedule, escalation)
+// too; the schedule window here is open, so the task is queued.
 func TestStoredMembersAreEchoed(t *testing.T) {
 	t.Parallel()
 	srv := Start(t, WithClock(NewManualClock(t0)))
 	sent := `{"id":"t","tags":["x"],"priority":2.5,"meta":{"a":[1,2]},"title":"T","description":"D",` +
 		`"escalation":{"respondWithinMs":5000,"onNoResponse":"block"},` +
 		`"sla":{"expireAfterMs":60000,"maxRejections":3,"onMaxRejections":"park"},` +
-		`"schedule":{"notBefore":1,"notAfter":2},"context":{"channel":"voice"},` +
+		`"schedule":{"notBefore":1,"notAfter":4102444800000},"context":{"channel":"voice"},` +
 		`"references":[{"url":"https://example.test/a","label":"A"}],` +
 		`"requiredSkills":[{"skillId":"sk_de","minLevel":3}],"latitude":52.5,"longitude":13.4,` +
 		`"maxDistanceKm":25,"requireGeo":true,"allowedCidrs":["10.0.0.0/8"],"teamId":"team_a","preferTeamId":"team_b",` +

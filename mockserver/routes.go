@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/taskrouting/taskrouting-go/internal/contract"
+	"github.com/taskrouting/taskrouting-go/internal/match"
 )
 
 // route is one operation of api/openapi.json, bound by its operation id (TestRoutesMatchContract
@@ -55,6 +56,12 @@ func newRoutes() []route {
 		{opID: "workers.remove", method: http.MethodDelete, pattern: "/workers/{}", prepare: prepRemoveWorker},
 		{opID: "decisions.list", method: http.MethodGet, pattern: "/decisions", query: []string{"taskId", "workerId", "limit"}, prepare: prepListDecisions},
 		{opID: "tasks.assign", method: http.MethodPost, pattern: "/tasks/{}/assign", hasBody: true, prepare: prepAssign},
+		{opID: "tasks.fail", method: http.MethodPost, pattern: "/tasks/{}/fail", hasBody: true, prepare: prepFail},
+		{opID: "tasks.ack", method: http.MethodPost, pattern: "/tasks/{}/ack", hasBody: true, prepare: prepAck},
+		{opID: "tasks.escalate", method: http.MethodPost, pattern: "/tasks/{}/escalate", hasBody: true, prepare: prepEscalate},
+		{opID: "tasks.unpark", method: http.MethodPost, pattern: "/tasks/{}/unpark", hasBody: true, prepare: prepUnpark},
+		{opID: "tasks.parked", method: http.MethodGet, pattern: "/tasks/parked", prepare: prepTasksWithStatus(match.StatusParked)},
+		{opID: "tasks.scheduled", method: http.MethodGet, pattern: "/tasks/scheduled", prepare: prepTasksWithStatus(match.StatusScheduled)},
 		{opID: "tasks.update", aliases: []string{"tasks.setPriority"}, method: http.MethodPatch, pattern: "/tasks/{}", hasBody: true, prepare: prepUpdateTask},
 		{opID: "tasks.suggestWorkers", method: http.MethodPost, pattern: "/tasks/suggest-workers", hasBody: true, prepare: prepSuggestWorkers},
 		{opID: "learning.status", method: http.MethodGet, pattern: "/learning/status", prepare: prepLearningStatus},
@@ -108,6 +115,18 @@ func newRoutes() []route {
 		{opID: "breaks.metrics", method: http.MethodGet, pattern: "/breaks/metrics", query: []string{"from", "to", "teamId", "workerId"}, prepare: prepBreakMetrics},
 		{opID: "team.presence", method: http.MethodGet, pattern: "/team/presence", query: []string{"teamId"}, prepare: prepPresence},
 		{opID: "team.time", method: http.MethodGet, pattern: "/team/time", query: []string{"from", "to", "teamId", "workerId", "entries"}, prepare: prepTeamTime},
+		{opID: "workflows.list", method: http.MethodGet, pattern: "/workflows", prepare: prepListWorkflows},
+		{opID: "workflows.get", method: http.MethodGet, pattern: "/workflows/{}", prepare: prepGetWorkflow},
+		{opID: "workflows.save", method: http.MethodPut, pattern: "/workflows/{}", hasBody: true, prepare: prepSaveWorkflow},
+		{opID: "workflows.remove", method: http.MethodDelete, pattern: "/workflows/{}", prepare: prepRemoveWorkflow},
+		{opID: "workflows.run", method: http.MethodPost, pattern: "/workflows/{}/runs", hasBody: true, prepare: prepStartRun},
+		{opID: "workflows.listRuns", method: http.MethodGet, pattern: "/workflows/{}/runs", query: []string{"status", "cursor", "limit"}, prepare: prepListWorkflowRuns},
+		{opID: "runs.list", method: http.MethodGet, pattern: "/workflow-runs", query: []string{"status", "workflowId", "cursor", "limit"}, prepare: prepListRuns},
+		{opID: "runs.get", method: http.MethodGet, pattern: "/workflow-runs/{}", prepare: prepGetRun},
+		{opID: "runs.steps", method: http.MethodGet, pattern: "/workflow-runs/{}/steps", prepare: prepRunSteps},
+		{opID: "runs.cancel", method: http.MethodPost, pattern: "/workflow-runs/{}/cancel", prepare: prepCancelRun},
+		{opID: "runs.completeStep", method: http.MethodPost, pattern: "/workflow-runs/{}/steps/{}/complete", hasBody: true, prepare: prepCompleteStep},
+		{opID: "runs.failStep", method: http.MethodPost, pattern: "/workflow-runs/{}/steps/{}/fail", hasBody: true, prepare: prepFailStep},
 	}
 }
 

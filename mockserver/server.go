@@ -31,6 +31,7 @@ type Server struct {
 	apiKey   string
 	secret   string
 	deliver  *deliverer
+	notes    notifier // notification sequences' sends (notifyfire.go)
 	log      *slog.Logger
 	faults   faultSet
 	rec      recorder
@@ -164,6 +165,7 @@ func newServer(opts []Option) (*Server, error) {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.deliver.logger = s.log
+	s.notes = notifier{client: client, secret: cfg.signingSecret, timeout: cfg.delivery.Timeout}
 	_, s.deliver.manual = cfg.clock.(*ManualClock)
 	s.workspaces = s.newWorkspaces()
 	if mc, ok := cfg.clock.(*ManualClock); ok {
@@ -301,6 +303,7 @@ func (s *Server) Reset() {
 	// Stop starting attempts and wait for those in flight before closing the gate: a receiver
 	// may call back into the API, and its request must not wait behind Reset.
 	s.deliver.pause()
+	s.notes.pause()
 	s.gate.Lock()
 	defer s.gate.Unlock()
 	s.mu.Lock()
@@ -311,6 +314,7 @@ func (s *Server) Reset() {
 	s.faults.clear()
 	s.rec.reset()
 	s.deliver.reset()
+	s.notes.reset()
 }
 
 // InjectFault adds a fault; see Fault.
@@ -373,11 +377,14 @@ func (s *Server) nextDue() (time.Time, bool) {
 // runDue implements scheduled: it expires due offers (which may rematch and emit events),
 // starts due webhook attempts and, under a ManualClock, waits for them.
 func (s *Server) runDue(now time.Time) {
+	var notices []outgoingNotice
+	gen := s.notes.generation()
 	s.mu.RLock()
 	for _, k := range s.keys {
-		s.workspaces[k].tick(now, s.deliver)
+		notices = append(notices, s.workspaces[k].tick(now, s.deliver)...)
 	}
 	s.mu.RUnlock()
+	s.notes.send(notices, now, gen)
 	s.deliver.pump(now)
 	if s.manual != nil {
 		_ = s.deliver.waitFor(context.Background(), s.deliver.idleLocked)

@@ -137,6 +137,9 @@ func decodeTaskInput(b *createTaskBody) (match.TaskInput, *apiError) {
 	if x.schedule, err = decodeSchedule(b.Schedule); err != nil {
 		return in, err
 	}
+	if in.Clocks, err = decodeClocks(b.SLA, b.Schedule, b.Escalation); err != nil {
+		return in, err
+	}
 	in.Extra = x
 	return in, nil
 }
@@ -160,8 +163,8 @@ func decodeEscalation(raw json.RawMessage) (*match.Escalation, json.RawMessage, 
 	return esc, compact(raw), nil
 }
 
-// decodeSchedule checks the one rule across the schedule's members; the server stores the
-// object but does not act on it (see the package documentation).
+// decodeSchedule checks the one rule across the schedule's members; decodeClocks reads the
+// members the matcher enforces.
 func decodeSchedule(raw json.RawMessage) (json.RawMessage, *apiError) {
 	if raw == nil {
 		return nil, nil

@@ -77,12 +77,6 @@ func changed(before, after map[string]any) (map[string]any, map[string]any) {
 	return b, a
 }
 
-func jsonEqual(x, y any) bool {
-	bx, _ := json.Marshal(x)
-	by, _ := json.Marshal(y)
-	return string(bx) == string(by)
-}
-
 func (tl *timeline) record(e *timeEntry, before, after map[string]any, note string, now time.Time, kind string) *correction {
 	tl.corrSeq++
 	c := &correction{id: "cor_" + strconv.Itoa(tl.corrSeq), entryType: e.kind, entryID: e.id, workerID: e.workerID,

@@ -115,6 +115,7 @@ type wireTask struct {
 	Title           *string            `json:"title,omitempty"`
 	Description     *string            `json:"description,omitempty"`
 	Escalation      json.RawMessage    `json:"escalation,omitempty"`
+	EscalationLevel int                `json:"escalationLevel"`
 	SLA             json.RawMessage    `json:"sla,omitempty"`
 	Schedule        json.RawMessage    `json:"schedule,omitempty"`
 	Result          json.RawMessage    `json:"result,omitempty"`
@@ -134,6 +135,7 @@ func taskJSON(t match.Task) json.RawMessage {
 		VetoedWorkers:   orEmpty(t.VetoedWorkers),
 		RejectedBy:      orEmpty(t.RejectedBy),
 		SkillThresholds: t.SkillThresholds,
+		EscalationLevel: t.EscalationLevel,
 	}
 	if t.WorkerID != "" {
 		id := t.WorkerID

@@ -30,6 +30,7 @@ type workspace struct {
 	teams       teamStore           // teams and who is on them (teams.go)
 	time        timeline            // shifts, breaks, outcomes and corrections (timeline.go)
 	links       linkStore           // connector links (links.go)
+	flows       workflowStore       // workflows and their runs (workflows.go, workflowruns.go)
 	skillCat    skillCatalog        // skills.* (skills.go)
 	sessions    *sessions           // the server's token table
 
@@ -99,10 +100,11 @@ func (ws *workspace) publish(res match.Result) {
 	ws.time.observeEvents(res.Events)
 	for _, ev := range res.Events {
 		switch ev.Kind {
-		case match.EventTaskCompleted, match.EventTaskCancelled:
+		case match.EventTaskCompleted, match.EventTaskCancelled, match.EventTaskFailed, match.EventTaskDropped:
 			ws.openTasks--
 		}
 		ws.unpublished = append(ws.unpublished, toEvent(ev))
+		ws.observe(ev)
 	}
 }
 
@@ -120,15 +122,23 @@ func (ws *workspace) flush(d *deliverer) bool {
 func (ws *workspace) nextDeadline() (time.Time, bool) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
-	return ws.engine.NextDeadline()
+	best, found := ws.engine.NextDeadline()
+	if t, ok := ws.timerDeadline(); ok && (!found || t.Before(best)) {
+		best, found = t, true
+	}
+	return best, found
 }
 
-// tick fires the offer expiries due at now (each followed by rematching).
-func (ws *workspace) tick(now time.Time, d *deliverer) {
+// tick fires the offer expiries due at now (each followed by rematching), then the run
+// step timeouts, and returns the sequence notifications due for the caller to send.
+func (ws *workspace) tick(now time.Time, d *deliverer) []outgoingNotice {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	ws.publish(ws.engine.Advance(now))
+	out := ws.runTimers(now)
+	ws.timersMoved()
 	ws.flush(d)
+	return out
 }
 
 // matchError maps the matcher's refusals onto the wire's errors.

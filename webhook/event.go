@@ -16,8 +16,8 @@ type Kind string
 
 // Event kinds. The service's specification names the first four (the
 // platform's published SDKs name only task.matched); the others are the mock
-// server's, which sends all nine. docs/contract.md, section 6, lists the
-// members of each.
+// server's, which also sends the task-clock kinds of clockkinds.go.
+// docs/contract.md, section 6, lists the members of each.
 const (
 	KindTaskMatched        Kind = "task.matched"         // a task was offered to a worker (a decision was made)
 	KindTaskAccepted       Kind = "task.accepted"        // the offered worker accepted the task

@@ -56,7 +56,10 @@
 //     were rejected by the worker are skipped over. A task created while nothing else is
 //     waiting to be matched is decided before it is queued, so one matched at once never
 //     makes and drops a group.
-//   - Offer deadlines live in one heap; NextDeadline is O(1).
+//   - Offer deadlines live in one heap, and task clocks (SLA shelf life, schedule window;
+//     clocks.go) in another, holding only tasks that have them; NextDeadline is O(1) and a
+//     command fires what both hold due, in time order. Parked and scheduled tasks are in no
+//     queue group, so matching never sees them.
 //   - A decision explains up to Config.MaxCandidates workers: each is checked again with
 //     its reasons into reused buffers, which are compacted straight into the decision log
 //     (reason tags as interned ids, kinds as codes, no pointers in reasons; about a third

@@ -44,6 +44,7 @@ type Engine struct {
 	byTag        []posSet[*group]    // by tag id: every group containing it (any-tag mode only)
 
 	deadlines deadlineHeap
+	clocks    clockHeap // task clocks (clocks.go): SLA, schedule
 
 	dirtyTasks   []*task
 	dirtyWorkers []*worker
@@ -143,6 +144,7 @@ type task struct {
 	deadline  int64
 	dlIdx     int32
 	dirty     bool
+	cl        *clockState // SLA, schedule and escalation ladder (clocks.go); nil: none
 }
 
 const (
@@ -207,7 +209,8 @@ func (e *Engine) Config() Config { return e.cfg }
 // treated as happening at this time, so the engine's clock never runs backwards.
 func (e *Engine) Now() time.Time { return e.nowTime }
 
-// begin starts a command: the clock moves to now and every offer expiry due by then fires,
+// begin starts a command: the clock moves to now and every offer expiry and task clock due
+// by then fires,
 // each followed by matching at its own time. The caller passes an empty Result so that it
 // can live on the caller's stack: a command then allocates nothing for it.
 func (e *Engine) begin(res *Result, now time.Time) *Result {
@@ -216,12 +219,7 @@ func (e *Engine) begin(res *Result, now time.Time) *Result {
 		target = e.now
 		now = e.nowTime
 	}
-	for len(e.deadlines.h) > 0 && e.deadlines.h[0].deadline <= target {
-		t := e.deadlines.h[0]
-		e.setClock(t.deadline, time.Unix(0, t.deadline).In(now.Location()))
-		e.expire(t, res)
-		e.settle(res)
-	}
+	e.fireDue(res, target, now.Location())
 	e.setClock(target, now)
 	return res
 }

@@ -44,29 +44,31 @@ func propSeed(t *testing.T) uint64 {
 
 // propRun is one random walk: the engine, its generator and the model the events build.
 type propRun struct {
-	e        *Engine
-	cfg      Config
-	rng      *rand.Rand
-	now      time.Time
-	nextTask int
-	live     []string          // task ids that are not terminal
-	model    map[string]string // task id -> status[:worker] rebuilt from events only
-	terminal map[string]Status
-	lastSeq  uint64
-	log      strings.Builder // every event and decision, for the determinism test
-	decided  []Decision      // every decision as the engine built it, before the log
-	made     []Decision      // the current command's decisions, from Engine.onDecide
-	events   strings.Builder // every event alone
+	e         *Engine
+	cfg       Config
+	rng       *rand.Rand
+	now       time.Time
+	nextTask  int
+	live      []string             // task ids that are not terminal
+	model     map[string]string    // task id -> status[:worker] rebuilt from events only
+	notBefore map[string]time.Time // scheduled tasks' notBefore
+	terminal  map[string]Status
+	lastSeq   uint64
+	log       strings.Builder // every event and decision, for the determinism test
+	decided   []Decision      // every decision as the engine built it, before the log
+	made      []Decision      // the current command's decisions, from Engine.onDecide
+	events    strings.Builder // every event alone
 }
 
 func newPropRun(cfg Config, seed uint64) *propRun {
 	p := &propRun{
-		e:        New(cfg),
-		cfg:      New(cfg).Config(),
-		rng:      rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-		now:      t0,
-		model:    map[string]string{},
-		terminal: map[string]Status{},
+		e:         New(cfg),
+		cfg:       New(cfg).Config(),
+		rng:       rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		now:       t0,
+		model:     map[string]string{},
+		notBefore: map[string]time.Time{},
+		terminal:  map[string]Status{},
 	}
 	p.e.onDecide = func(d Decision) { p.made = append(p.made, d) }
 	return p
@@ -128,7 +130,38 @@ func (p *propRun) taskInput() TaskInput {
 			in.Escalation.OnNoResponse = NoResponseBlock
 		}
 	}
+	if p.rng.IntN(3) == 0 {
+		in.Clocks = p.clocks()
+	}
 	return in
+}
+
+// clocks draws task clocks (clocks.go) that run out within the walk's time scale.
+func (p *propRun) clocks() *Clocks {
+	c := &Clocks{}
+	actions := func(xs ...ClockAction) ClockAction { return xs[p.rng.IntN(len(xs))] }
+	if p.rng.IntN(2) == 0 {
+		c.ExpireAfter = time.Duration(20+p.rng.IntN(200)) * time.Second
+		c.OnExpire = actions("", ActionDrop, ActionPark)
+	}
+	if p.rng.IntN(2) == 0 {
+		c.MaxRejections = 1 + p.rng.IntN(2)
+		c.OnMaxRejections = actions("", ActionPark, ActionFail, ActionKeep)
+	}
+	if p.rng.IntN(3) == 0 {
+		c.NotBefore = p.now.Add(time.Duration(1+p.rng.IntN(60)) * time.Second)
+	}
+	if p.rng.IntN(3) == 0 {
+		c.NotAfter = p.now.Add(time.Duration(61+p.rng.IntN(300)) * time.Second)
+		c.OnMiss = actions("", ActionDrop, ActionPark)
+	}
+	if p.rng.IntN(2) == 0 {
+		c.Ladder = true
+		c.MaxEscalations = ptr(p.rng.IntN(3))
+		c.OnExhausted = actions("", ActionPark, ActionQueue)
+		c.PriorityBoost = float64(p.rng.IntN(2))
+	}
+	return c
 }
 
 // pair returns a task in the wanted state with its worker (as the events say), and
@@ -159,13 +192,17 @@ func (p *propRun) command() (string, Result, error) {
 	if len(p.live) > 60 {
 		createWeight = 1
 	}
-	switch r := p.rng.IntN(40 + createWeight); {
+	switch r := p.rng.IntN(46 + createWeight); {
 	case r < createWeight:
 		in := p.taskInput()
 		res, err := e.CreateTask(now, in)
 		if err == nil {
 			p.live = append(p.live, in.ID)
 			p.model[in.ID] = "queued" // creation sends no event
+			if in.Clocks != nil && in.Clocks.NotBefore.After(now) {
+				p.model[in.ID] = "scheduled"
+				p.notBefore[in.ID] = in.Clocks.NotBefore
+			}
 		}
 		return "create " + in.ID + " " + fmt.Sprint(in.Tags), res, err
 	case r < createWeight+5:
@@ -217,10 +254,44 @@ func (p *propRun) command() (string, Result, error) {
 		tid := p.taskID()
 		res, err := e.SetPriority(now, tid, float64(p.rng.IntN(4)))
 		return "priority " + tid, res, err
+	case r < createWeight+38:
+		tid, wid := p.taskID(), ""
+		if p.rng.IntN(2) == 0 {
+			tid, wid = p.pair(StatusPending)
+		}
+		er, err := e.Escalate(now, tid, wid)
+		return "escalate " + tid + " " + wid, er.Result, err
+	case r < createWeight+40:
+		tid := p.taskID()
+		if ids := p.inModel("parked"); len(ids) > 0 && p.rng.IntN(4) != 0 {
+			tid = p.pick(ids)
+		}
+		opts := UnparkOptions{ResetEscalation: p.rng.IntN(2) == 0, ResetSLA: p.rng.IntN(2) == 0, ResetSchedule: p.rng.IntN(2) == 0}
+		res, err := e.Unpark(now, tid, opts)
+		return fmt.Sprintf("unpark %s %+v", tid, opts), res, err
+	case r < createWeight+42:
+		tid, wid := p.pair(StatusPending)
+		res, err := e.Ack(now, tid, wid)
+		return "ack " + tid + " " + wid, res, err
+	case r < createWeight+43:
+		tid, wid := p.pair(StatusAccepted)
+		res, err := e.Fail(now, tid, wid, "gave up")
+		return "fail " + tid + " " + wid, res, err
 	default:
 		p.now = p.now.Add(time.Duration(p.rng.IntN(90)) * time.Second)
 		return "advance", e.Advance(p.now), nil
 	}
+}
+
+// inModel lists the live tasks the events put in a status.
+func (p *propRun) inModel(status string) []string {
+	var ids []string
+	for _, id := range p.live {
+		if p.model[id] == status {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 func describeWorker(in WorkerInput) string {
@@ -312,10 +383,42 @@ func (p *propRun) apply(evs []Event) error {
 			}
 			next = "completed"
 		case EventTaskCancelled:
-			if status == "completed" || status == "cancelled" {
+			if Status(status).Terminal() {
 				return fmt.Errorf("%s: cancelled from %q", ev.TaskID, cur)
 			}
 			next = "cancelled"
+		case EventTaskParked, EventTaskDropped:
+			// A pending task leaves matching through task.released or task.rejected first.
+			if status != "queued" && status != "scheduled" {
+				return fmt.Errorf("%s: %s from %q", ev.TaskID, ev.Kind, cur)
+			}
+			next = "parked"
+			if ev.Kind == EventTaskDropped {
+				next = "expired"
+			}
+		case EventTaskFailed:
+			byWorker := status == "accepted" && worker == ev.WorkerID
+			byBudget := status == "queued" && ev.WorkerID == "" && ev.Reason == "maxRejections"
+			if !byWorker && !byBudget {
+				return fmt.Errorf("%s: failed (%s) from %q", ev.TaskID, ev.Reason, cur)
+			}
+			next = "failed"
+		case EventTaskUnparked:
+			if status != "parked" {
+				return fmt.Errorf("%s: unparked from %q", ev.TaskID, cur)
+			}
+			next = "queued"
+		case EventTaskQueued:
+			// A scheduled task is never queued (so never offered) before its time.
+			if status != "scheduled" || ev.At.Before(p.notBefore[ev.TaskID]) {
+				return fmt.Errorf("%s: queued at %v from %q (not before %v)", ev.TaskID, ev.At, cur, p.notBefore[ev.TaskID])
+			}
+			next = "queued"
+		case EventTaskEscalated:
+			if status != "queued" && status != "pending" {
+				return fmt.Errorf("%s: escalated from %q", ev.TaskID, cur)
+			}
+			next = cur
 		default:
 			return fmt.Errorf("unexpected event kind %s", ev.Kind)
 		}

@@ -128,6 +128,9 @@ func (e *Engine) expire(t *task, res *Result) {
 		t.rejected = append(t.rejected, w.id)
 	}
 	e.taskEvent(res, EventTaskExpired, t, w.id)
+	if e.escalateOnExpiry(t, res) {
+		return
+	}
 	e.requeue(t)
 }
 

@@ -29,6 +29,7 @@ func (e *Engine) taskView(t *task) Task {
 		RejectedBy:      slices.Clone(t.rejected),
 		SkillThresholds: maps.Clone(t.thrIn),
 		Result:          t.result,
+		EscalationLevel: t.escalationLevel(),
 		Extra:           t.extra,
 		Seq:             t.seq,
 	}

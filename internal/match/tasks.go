@@ -42,6 +42,9 @@ func checkTaskInput(in TaskInput) error {
 			return inputErr("skillThresholds", "must be finite numbers")
 		}
 	}
+	if err := checkClocks(in.Clocks); err != nil {
+		return err
+	}
 	if es := in.Escalation; es != nil {
 		if es.RespondWithin < 0 {
 			return inputErr("escalation.respondWithin", "must not be negative")
@@ -105,6 +108,9 @@ func (e *Engine) CreateTask(now time.Time, in TaskInput) (Result, error) {
 	}
 	e.tasks[t.id] = t
 	e.taskList = append(e.taskList, t)
+	if e.startClocks(t, in.Clocks, res) {
+		return e.finish(res), nil
+	}
 	if len(e.dirtyTasks) > 0 || len(e.dirtyWorkers) > 0 {
 		e.enqueue(t)
 		e.markTask(t)
@@ -154,6 +160,7 @@ func (e *Engine) CancelTask(now time.Time, id string) (Result, error) {
 		t.workerID = "" // it was only offered; an accepted task keeps who worked on it
 	}
 	t.status = StatusCancelled
+	e.reclock(t)
 	e.taskEvent(res, EventTaskCancelled, t, workerID)
 	return e.finish(res), nil
 }
@@ -180,6 +187,7 @@ func (e *Engine) Accept(now time.Time, taskID, workerID string) (Result, error) 
 	e.withdraw(t)
 	t.status = StatusAccepted
 	t.workerID = w.id
+	e.reclock(t)
 	e.reward(w, t, RewardAccept)
 	e.taskEvent(res, EventTaskAccepted, t, w.id)
 	return e.finish(res), nil
@@ -217,6 +225,9 @@ func (e *Engine) Reject(now time.Time, taskID, workerID string) (Result, error) 
 	t.rejected = append(t.rejected, w.id)
 	e.reward(w, t, RewardReject)
 	e.taskEvent(res, EventTaskRejected, t, w.id)
+	if e.onRejected(t, res) {
+		return e.finish(res), nil
+	}
 	e.requeue(t)
 	return e.finish(res), nil
 }
@@ -258,11 +269,15 @@ func (e *Engine) Advance(now time.Time) Result {
 	return e.finish(res)
 }
 
-// NextDeadline returns the earliest offer expiry, so the caller's clock knows when to call
+// NextDeadline returns the earliest offer expiry or task clock, so the caller's clock knows when to call
 // Advance.
 func (e *Engine) NextDeadline() (time.Time, bool) {
-	if len(e.deadlines.h) == 0 {
+	at, ok := e.nextClockDeadline()
+	if len(e.deadlines.h) > 0 && (!ok || e.deadlines.h[0].deadline < at) {
+		at, ok = e.deadlines.h[0].deadline, true
+	}
+	if !ok {
 		return time.Time{}, false
 	}
-	return time.Unix(0, e.deadlines.h[0].deadline).In(e.nowTime.Location()), true
+	return time.Unix(0, at).In(e.nowTime.Location()), true
 }

@@ -33,7 +33,9 @@ const (
 )
 
 // Terminal reports whether no command can move a task out of s.
-func (s Status) Terminal() bool { return s == StatusCompleted || s == StatusCancelled }
+func (s Status) Terminal() bool {
+	return s == StatusCompleted || s == StatusCancelled || s == StatusFailed || s == StatusExpired
+}
 
 // OnNoResponse says what an offer expiry does to the silent worker.
 type OnNoResponse string
@@ -148,6 +150,8 @@ type TaskInput struct {
 	SkillThresholds map[string]float64
 	// Escalation may be nil.
 	Escalation *Escalation
+	// Clocks are the SLA, schedule and escalation-ladder policies (clocks.go); nil: none.
+	Clocks *Clocks
 	// Extra is stored and echoed untouched: meta, title, description, sla, schedule and
 	// anything else the matcher does not enforce.
 	Extra any
@@ -168,6 +172,7 @@ type Task struct {
 	SkillThresholds map[string]float64
 	Escalation      *Escalation
 	Result          any // what Complete stored
+	EscalationLevel int // steps taken on the escalation ladder
 	Extra           any
 	// Seq is the creation order; Tasks pages by it (the adapter encodes it as the cursor).
 	Seq uint64
@@ -220,6 +225,7 @@ type Event struct {
 	Tags       []string  // task events
 	Result     any       // task.completed
 	Reason     string    // break reason; for task.released why ("releaseBacklog", "workerRemoved", "reassigned")
+	Level      int       // task.escalated: the new escalation level
 }
 
 // ReasonKind names one part of an explanation. Kinds are additive.

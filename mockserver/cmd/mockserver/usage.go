@@ -20,6 +20,9 @@ bearer token (an -extra-api-key is refused: they act on every workspace); never 
   GET    /_mock/events          {"events": [webhook payloads as delivered]}
   GET    /_mock/deliveries      {"deliveries": [{"eventId","event","url","attempt","at",
                                 "statusCode","error","outcome"}]}
+  GET    /_mock/notifications   {"notifications": [{"id","sequenceId","channelId","url","event",
+                                "trigger","taskId","dueAt","at","payload","statusCode","error",
+                                "outcome"}]}: what notification sequences sent
   GET    /_mock/requests        {"requests": [recorded requests, key redacted]}
   POST   /_mock/flush           204 once no webhook attempt is in flight
   POST   /_mock/reset           forget all state (keys, secret, webhook urls, clock kept)
