@@ -88,7 +88,7 @@ func prepTeamTime(r *request) (op, *apiError) {
 				WorkerID: id, Label: label(ws, id), ShiftCount: t.shiftCount, OnShiftMs: t.onShift.Milliseconds(),
 				BreakCount: t.breakCount, BreakMs: t.breakTime.Milliseconds(), WorkingMs: t.working.Milliseconds(),
 				OpenShift: l.openShift() != nil, OpenBreak: l.openBreak() != nil, Completed: c.completed,
-				Offered: c.offered, Accepted: c.accepted, Rejected: c.rejected, Expired: c.expired, Released: c.released,
+				Offered: c.offered, Accepted: c.accepted, Rejected: c.rejected, Expired: c.expired, Failed: c.failed, Released: c.released,
 			}
 			if withEntries {
 				entries := []timeEntryJSON{}
@@ -125,6 +125,7 @@ func prepTeamTime(r *request) (op, *apiError) {
 			tt.Accepted += row.Accepted
 			tt.Rejected += row.Rejected
 			tt.Expired += row.Expired
+			tt.Failed += row.Failed
 			out.Workers = append(out.Workers, row)
 		}
 		if withEntries {

@@ -184,7 +184,7 @@ func (tl *timeline) observeEvents(events []match.Event) {
 				b.end = ev.At
 			}
 		case match.EventTaskMatched, match.EventTaskAccepted, match.EventTaskRejected,
-			match.EventTaskCompleted, match.EventTaskExpired, match.EventTaskReleased:
+			match.EventTaskCompleted, match.EventTaskExpired, match.EventTaskReleased, match.EventTaskFailed:
 			l := tl.log(ev.WorkerID)
 			l.outcomes = append(l.outcomes, outcome{kind: ev.Kind, at: ev.At, taskID: ev.TaskID})
 		}
@@ -264,7 +264,7 @@ func (l *workerLog) entries(w window, now time.Time) []*timeEntry {
 
 // outcomeCounts are a worker's task outcomes in a window.
 type outcomeCounts struct {
-	offered, accepted, rejected, completed, expired, released int
+	offered, accepted, rejected, completed, expired, released, failed int
 }
 
 func (l *workerLog) counts(w window) outcomeCounts {
@@ -286,6 +286,8 @@ func (l *workerLog) counts(w window) outcomeCounts {
 			c.expired++
 		case match.EventTaskReleased:
 			c.released++
+		case match.EventTaskFailed:
+			c.failed++
 		}
 	}
 	return c

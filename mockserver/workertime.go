@@ -241,7 +241,7 @@ func metricsPeriod(ws *workspace, workerID string, days int, now time.Time) metr
 		From: isoTime(w.from), To: isoTime(now), Days: l.completedByDay(w), MedianWaitMs: wait, MedianCycleMs: cycle,
 		ShiftCount: t.shiftCount, OnShiftMs: t.onShift.Milliseconds(), BreakMs: t.breakTime.Milliseconds(),
 		WorkingMs: t.working.Milliseconds(), Offered: c.offered, Accepted: c.accepted, Rejected: c.rejected,
-		Completed: c.completed, Expired: c.expired, Released: c.released,
+		Completed: c.completed, Failed: c.failed, Expired: c.expired, Released: c.released,
 	}
 	if c.offered > 0 {
 		rate := float64(c.accepted) / float64(c.offered)

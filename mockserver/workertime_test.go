@@ -385,3 +385,28 @@ func codeOf(err error) string {
 	}
 	return ""
 }
+
+// TestFailedTasksCountAsOutcomes: a task its worker accepted and failed counts as failed in
+// the worker's metrics and in the team report.
+func TestFailedTasksCountAsOutcomes(t *testing.T) {
+	t.Parallel()
+	_, c, w := timeSetup(t)
+	ctx := context.Background()
+	_, err := w.SetAvailability(ctx, true)
+	require.NoError(t, err)
+	_, err = c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "task_1", Tags: []string{"english"}})
+	require.NoError(t, err)
+	_, err = w.Accept(ctx, "task_1")
+	require.NoError(t, err)
+	_, err = c.Tasks.Fail(ctx, "task_1", taskrouting.FailTaskParams{WorkerID: "agent_1", Reason: "customer unreachable"})
+	require.NoError(t, err)
+
+	m, err := c.Workers.Metrics(ctx, "agent_1", taskrouting.WorkerMetricsParams{})
+	require.NoError(t, err)
+	assert.Equal(t, [4]int{1, 1, 0, 1}, [4]int{m.Window.Offered, m.Window.Accepted, m.Window.Completed, m.Window.Failed})
+	report, err := c.Teams.Time(ctx, taskrouting.TeamTimeParams{WorkerID: "agent_1"})
+	require.NoError(t, err)
+	require.Len(t, report.Workers, 1)
+	assert.Equal(t, 1, report.Workers[0].Failed)
+	assert.Equal(t, 1, report.Totals.Failed)
+}
