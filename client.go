@@ -1,6 +1,7 @@
 package taskrouting
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -26,6 +27,7 @@ type Client struct {
 	Skills        *SkillsService
 	Workflows     *WorkflowsService
 	Runs          *RunsService
+	JoinLinks     *JoinLinksService
 
 	baseURL   string // no trailing slash
 	userAgent string
@@ -42,6 +44,9 @@ type Client struct {
 	// idempotencyKeys is true on the workspace plane, where every POST
 	// carries an Idempotency-Key; the worker plane takes none.
 	idempotencyKeys bool
+	// beforeCall, set on the worker plane, refreshes a session close to
+	// its expiry before a call that uses the client's own token.
+	beforeCall func(ctx context.Context)
 
 	// retryAfterUnit is what one second of Retry-After means. It is always
 	// time.Second except in this package's tests, which shrink it so the
@@ -62,6 +67,8 @@ type credentials struct {
 	// (TestSecretsInEveryVerb).
 	secret   func() string
 	workerID string // worker plane only
+	// The worker session's lifetime (workersession.go); zero when unknown.
+	issuedAt, expiresAt time.Time
 }
 
 func newCredentials(secret string) *credentials {
@@ -95,6 +102,7 @@ func (cr *credentials) set(secret, workerID string) {
 	defer cr.mu.Unlock()
 	cr.secret = func() string { return secret }
 	cr.workerID = workerID
+	cr.issuedAt, cr.expiresAt = time.Time{}, time.Time{}
 }
 
 // forget signs out, unless a newer session has replaced secret meanwhile.
@@ -137,6 +145,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c.Teams = &TeamsService{c: c}
 	c.Workflows = &WorkflowsService{c: c}
 	c.Runs = &RunsService{c: c}
+	c.JoinLinks = &JoinLinksService{c: c}
 	return c, nil
 }
 

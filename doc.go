@@ -12,15 +12,19 @@
 //
 // The groups are Client.Tasks (create, get, list, cancel, assign, priority,
 // suggest workers), Client.Workers (upsert, patch, get, list, availability,
-// queue, remove, sign-in identity, the working-time record and its
-// corrections, metrics, break metrics, connector links, offboarding),
-// Client.Teams (teams, presence, the team time report), Client.Decisions (accept, reject,
-// complete, the decision log), Client.Notifications (channels: where
-// notifications go; sequences: when), Client.Workflows (definitions,
-// starting runs), Client.Runs (a run's state and steps, cancel, completing or
-// failing a callback step) and Client.Learning (status, per-worker
-// statistics). A WorkerClient is the worker plane: one worker, signed in
-// with a PIN, acting for itself, reading its own time and metrics.
+// queue, remove, sign-in identities and email invites, the working-time
+// record and its corrections, metrics, break metrics, connector links,
+// offboarding), Client.Teams (teams, presence, the team time report),
+// Client.Decisions (accept, reject, complete, the decision log),
+// Client.Notifications (channels: where notifications go; sequences: when),
+// Client.Workflows (definitions, starting runs), Client.Runs (a run's state
+// and steps, cancel, completing or failing a callback step), Client.Learning
+// (status, per-worker statistics) and Client.JoinLinks (links workers join
+// by). A WorkerClient is the worker plane: one worker, signed in with a PIN
+// (Login), by accepting an invite (AcceptInvite) or by a join link (Join),
+// acting for itself and reading its own time and metrics. Its session
+// expires; the client refreshes it on its own before then (Refresh,
+// WithClock), and a saved session can be resumed (Session, Resume).
 //
 // The service announces each match with a signed task.matched webhook:
 // verify and parse deliveries with the webhook subpackage. The mockserver
@@ -96,7 +100,9 @@
 //
 // The API key, a worker's session token and a PIN never appear in an
 // error, a log line or a formatted value: Client, WorkerClient,
-// WorkerLoginParams and SetIdentityParams print a redacted description
+// WorkerSession, WorkerLoginParams, SetIdentityParams, UpdateIdentityParams,
+// JoinParams, AcceptInviteParams, ChangePINParams, Invite (its invite URL)
+// and CreatedJoinLink (its join URL) print a redacted description
 // with every fmt verb (%v, %+v, %#v, %s, %q, %d, %x, ...), as values or
 // pointers, and log through slog without the secret. Logging is off unless
 // WithLogger is given.

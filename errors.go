@@ -31,6 +31,10 @@ var (
 	ErrInvalidCredentials = errors.New("taskrouting: invalid credentials")            // 401 invalid_credentials
 	ErrBreakAlreadyOpen   = errors.New("taskrouting: break already open")             // 409 break_already_open
 	ErrNotSignedIn        = errors.New("taskrouting: worker client is not signed in") // no session token, no request sent
+	// Onboarding and the worker's own profile.
+	ErrInvalidToken      = errors.New("taskrouting: invalid invite or join token") // 400 invalid_token: unknown, used, expired or revoked
+	ErrInvalidCurrentPIN = errors.New("taskrouting: current PIN is wrong")         // 400 invalid_current_pin
+	ErrApprovalPending   = errors.New("taskrouting: approval pending")             // 403 approval_pending
 )
 
 // Error codes of the wire envelope {"error":{"code":...}}.
@@ -49,6 +53,10 @@ const (
 	CodeInternalError       = "internal_error"
 	CodeInvalidCredentials  = "invalid_credentials" // worker sign-in with a wrong PIN or unknown worker
 	CodeBreakAlreadyOpen    = "break_already_open"
+	CodeInvalidToken        = "invalid_token"       // an invite or join token that is unknown, used, expired or revoked
+	CodeInvalidCurrentPIN   = "invalid_current_pin" // WorkerClient.ChangePIN with a wrong current PIN
+	CodeApprovalPending     = "approval_pending"    // a joined worker an operator has still to admit
+	CodeIdentityExists      = "identity_exists"     // the mock server's 409 for an invite to a worker with a sign-in
 	// CodeUnknownError is set by the client when a response body is not the envelope.
 	CodeUnknownError = "unknown_error"
 )
@@ -104,6 +112,12 @@ func (e *APIError) Is(target error) bool {
 		return e.Code == CodeInvalidCredentials
 	case ErrBreakAlreadyOpen:
 		return e.Code == CodeBreakAlreadyOpen
+	case ErrInvalidToken:
+		return e.Code == CodeInvalidToken
+	case ErrInvalidCurrentPIN:
+		return e.Code == CodeInvalidCurrentPIN
+	case ErrApprovalPending:
+		return e.Code == CodeApprovalPending
 	}
 	return false
 }

@@ -74,7 +74,7 @@ func (sb *sandbox) signIn(workerID string) *taskrouting.WorkerClient {
 	if err != nil {
 		panic(err)
 	}
-	err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: workerID, PIN: pin})
+	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: workerID, PIN: pin})
 	if err != nil {
 		panic(err)
 	}

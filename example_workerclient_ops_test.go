@@ -23,10 +23,10 @@ func ExampleWorkerClient_Login() {
 	if err != nil {
 		panic(err)
 	}
-	err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: "agent_1", PIN: "0000"})
+	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: "agent_1", PIN: "0000"})
 	fmt.Println("wrong PIN:", errors.Is(err, taskrouting.ErrInvalidCredentials))
 
-	err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})
+	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})
 	if err != nil {
 		panic(err)
 	}

@@ -39,7 +39,8 @@ type config struct {
 	logger        *slog.Logger
 	userAgent     string
 	header        http.Header
-	pacingWindow  time.Duration // 0: no quota pacing
+	pacingWindow  time.Duration    // 0: no quota pacing
+	now           func() time.Time // the worker client's clock for session expiry; nil: time.Now
 
 	idempotencyKey string
 	response       *Response

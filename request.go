@@ -51,6 +51,9 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 	if cfg.idempotencyKey != "" && !c.idempotencyKeys {
 		return &ParamError{Param: "WithIdempotencyKey", Problem: "the worker plane takes no idempotency keys"}
 	}
+	if c.beforeCall != nil && !cfg.bearerSet {
+		c.beforeCall(ctx)
+	}
 	secret := cfg.bearer
 	if !cfg.bearerSet {
 		if secret = c.creds.bearer(); secret == "" {

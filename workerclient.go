@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
+	"sync"
 	"time"
 )
 
@@ -29,6 +29,10 @@ type WorkerClient struct {
 
 	// Attachments is worker.attachments.*: files on the worker's own tasks.
 	Attachments *WorkerAttachmentsService
+
+	// refreshMu makes one refresh at a time (workersession.go). Behind a
+	// pointer so WorkerClient's value methods (Format) copy no lock.
+	refreshMu *sync.Mutex
 }
 
 // NewWorkerClient returns a signed-out worker client for the API rooted at
@@ -42,7 +46,9 @@ func NewWorkerClient(baseURL string, opts ...Option) (*WorkerClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &WorkerClient{c: c, Attachments: &WorkerAttachmentsService{c: c}}, nil
+	w := &WorkerClient{c: c, Attachments: &WorkerAttachmentsService{c: c}, refreshMu: &sync.Mutex{}}
+	c.beforeCall = w.refreshIfDue
+	return w, nil
 }
 
 // WorkerLoginParams is the body of POST /worker-auth/login. The PIN is the
@@ -88,6 +94,7 @@ type WorkerProfile struct {
 	// own skills.
 	SkillSetupPending bool   `json:"skillSetupPending,omitempty"`
 	Locale            string `json:"locale,omitempty"` // the worker's language; "" for the workspace default
+	EmailNotices      bool   `json:"emailNotices,omitempty"`
 	// Raw is the profile's JSON, for the members this version of the client
 	// does not model. When the profile is a call's whole answer (WorkerClient.Me)
 	// it is the response body exactly as received; elsewhere (in a list,
@@ -162,36 +169,34 @@ func (s BreakState) MarshalJSON() ([]byte, error) {
 }
 
 // Login signs in as a worker and adopts the session token and the worker
-// id for every later call. It is sent without a
-// token. A wrong PIN (or an unknown worker or workspace) is a 401 that
-// matches ErrInvalidCredentials and ErrUnauthorized. A Login while signed
-// in replaces the session without revoking the old token; Logout first to
-// revoke it.
+// id for every later call; it returns the session, whose ExpiresAt says
+// when it lapses (the client refreshes it before then on its own). It is
+// sent without a token. A wrong PIN (or an unknown worker or workspace) is
+// a 401 that matches ErrInvalidCredentials and ErrUnauthorized. A Login
+// while signed in replaces the session without revoking the old token;
+// Logout first to revoke it.
 //
 // API: worker.login, POST /worker-auth/login
-func (w *WorkerClient) Login(ctx context.Context, p WorkerLoginParams, opts ...RequestOption) error {
+func (w *WorkerClient) Login(ctx context.Context, p WorkerLoginParams, opts ...RequestOption) (*WorkerSession, error) {
 	if err := firstError(
 		checkLen("WorkerLoginParams.WorkspaceID", p.WorkspaceID, 1, 64),
 		checkID("WorkerLoginParams.WorkerID", p.WorkerID),
 		checkLen("WorkerLoginParams.WorkerID", p.WorkerID, 1, 128),
 		checkLen("WorkerLoginParams.PIN", p.PIN, 1, 256),
 	); err != nil {
-		return err
+		return nil, err
 	}
-	var out struct {
-		Token string `json:"token"`
-	}
+	var out sessionWire
 	opts = withOwn(opts, withBearer(""), redacting(p.PIN))
 	if err := w.c.call(ctx, "POST", "/worker-auth/login", nil, p, &out, opts); err != nil {
-		return err
+		return nil, err
 	}
-	// The token goes into a header on every call; one that cannot (empty, or
-	// with spaces or control characters) is refused here, and not echoed.
-	if out.Token == "" || strings.ContainsFunc(out.Token, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
-		return errors.New("taskrouting: POST /worker-auth/login: the answer carried no usable token")
+	// The token goes into a header on every call; one that cannot is
+	// refused here, and not echoed.
+	if !usableToken(out.Token) {
+		return nil, errors.New("taskrouting: POST /worker-auth/login: the answer carried no usable token")
 	}
-	w.c.creds.set(out.Token, p.WorkerID)
-	return nil
+	return w.adopt(out.Token, p.WorkerID, out.ExpiresAt.t), nil
 }
 
 // Logout ends the session and forgets the token.
@@ -269,6 +274,7 @@ func (w *WorkerClient) StayAvailable(ctx context.Context, staleAfter time.Durati
 // API: worker.queue, GET /portal/workers/{id}/queue
 func (w *WorkerClient) Queue(ctx context.Context, workerID string, opts ...RequestOption) (*WorkerQueue, error) {
 	if workerID == "" {
+		w.refreshIfDue(ctx)
 		token, me := w.c.creds.session()
 		if me == "" {
 			return nil, &ParamError{Param: "workerID", Problem: "must be given when no worker is signed in"}
@@ -329,6 +335,7 @@ func (w *WorkerClient) Complete(ctx context.Context, taskID string, result any, 
 // the token of the same session, and shares the rest with the workspace
 // plane's Decisions.
 func (w *WorkerClient) answer(ctx context.Context, taskID, verb string, result any, opts []RequestOption) (*TaskRef, error) {
+	w.refreshIfDue(ctx)
 	token, workerID := w.c.creds.session()
 	if token == "" {
 		return nil, ErrNotSignedIn

@@ -37,7 +37,7 @@ func TestWorkerSecretsNeverLeak(t *testing.T) {
 	// A real sign-in adopts the token the server hands out.
 	loginSrv, _ := serveOnce(t, 200, nil, `{"token":"`+testWorkerToken+`"}`)
 	w := newTestWorkerClient(t, loginSrv.URL+"/v1", opts...)
-	require.NoError(t, w.Login(ctx, login))
+	require.NoError(t, sessionErr(w.Login(ctx, login)))
 	require.True(t, w.SignedIn())
 	workers := []*WorkerClient{w}
 
@@ -59,7 +59,7 @@ func TestWorkerSecretsNeverLeak(t *testing.T) {
 	for _, a := range answers {
 		pinSrv, _ := serveOnce(t, a.status, nil, pinEcho(a.body))
 		w := newTestWorkerClient(t, pinSrv.URL+"/v1", opts...)
-		record(w.Login(ctx, login))
+		record(sessionErr(w.Login(ctx, login)))
 		c := newTestClient(t, pinSrv.URL+"/v1", opts...)
 		_, err := c.Workers.SetIdentity(ctx, "agent_1", SetIdentityParams{Label: "desk 4", PIN: testPIN})
 		record(err)
@@ -85,7 +85,7 @@ func TestWorkerSecretsNeverLeak(t *testing.T) {
 
 	// A sign-in answer whose token cannot be used must not be echoed.
 	badToken, _ := serveOnce(t, 200, nil, `{"token":"`+testWorkerToken+`\n"}`)
-	record(newTestWorkerClient(t, badToken.URL+"/v1", opts...).Login(ctx, login))
+	record(sessionErr(newTestWorkerClient(t, badToken.URL+"/v1", opts...).Login(ctx, login)))
 
 	// Connection refused, a cancelled context, caller mistakes.
 	closed := httptest.NewServer(http.NotFoundHandler())
@@ -95,14 +95,14 @@ func TestWorkerSecretsNeverLeak(t *testing.T) {
 	workers = append(workers, down)
 	_, err := down.Me(ctx)
 	record(err)
-	record(down.Login(ctx, login))
+	record(sessionErr(down.Login(ctx, login)))
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	_, err = down.Queue(cancelled, "")
 	record(err)
 	_, err = down.Me(ctx, WithHeader("Authorization", "Bearer "+testWorkerToken))
 	record(err)
-	record(down.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "", PIN: testPIN}))
+	record(sessionErr(down.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "", PIN: testPIN})))
 
 	var texts []string
 	for _, err := range errs {

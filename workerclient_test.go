@@ -57,26 +57,26 @@ func TestWorkerCallerMistakes(t *testing.T) {
 		{"login without workspace", false, func(ctx context.Context, _ *Client, w *WorkerClient) error {
 			p := login
 			p.WorkspaceID = ""
-			return w.Login(ctx, p)
+			return sessionErr(w.Login(ctx, p))
 		}, "WorkerLoginParams.WorkspaceID"},
 		{"login without worker", false, func(ctx context.Context, _ *Client, w *WorkerClient) error {
 			p := login
 			p.WorkerID = ""
-			return w.Login(ctx, p)
+			return sessionErr(w.Login(ctx, p))
 		}, "WorkerLoginParams.WorkerID"},
 		{"login as a dot segment", false, func(ctx context.Context, _ *Client, w *WorkerClient) error {
 			p := login
 			p.WorkerID = ".."
-			return w.Login(ctx, p)
+			return sessionErr(w.Login(ctx, p))
 		}, "WorkerLoginParams.WorkerID"},
 		{"login without PIN", false, func(ctx context.Context, _ *Client, w *WorkerClient) error {
 			p := login
 			p.PIN = ""
-			return w.Login(ctx, p)
+			return sessionErr(w.Login(ctx, p))
 		}, "WorkerLoginParams.PIN"},
 		{"login with a nil context", false, func(_ context.Context, _ *Client, w *WorkerClient) error {
 			//lint:ignore SA1012 checking the nil-context guard on purpose
-			return w.Login(nil, login)
+			return sessionErr(w.Login(nil, login))
 		}, "ctx"},
 		{"queue of nobody", false, func(ctx context.Context, _ *Client, w *WorkerClient) error {
 			_, err := w.Queue(ctx, "")
@@ -162,7 +162,7 @@ func TestWorkerErrorMapping(t *testing.T) {
 			name: "wrong PIN", status: 401,
 			body: `{"error":{"code":"invalid_credentials","message":"wrong PIN for agent_1"}}`,
 			call: func(ctx context.Context, w *WorkerClient) error {
-				return w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: "0000"})
+				return sessionErr(w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: "0000"}))
 			},
 			want: APIError{StatusCode: 401, Code: "invalid_credentials", Message: "wrong PIN for agent_1", Method: "POST", Path: "/worker-auth/login"},
 			is:   []error{ErrInvalidCredentials, ErrUnauthorized}, isNot: []error{ErrNotFound, ErrBreakAlreadyOpen},
@@ -250,7 +250,7 @@ func TestLoginAdoptsSession(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, rec := serveOnce(t, 200, nil, tc.answer)
 			w := newTestWorkerClient(t, srv.URL+"/v1")
-			err := w.Login(context.Background(), WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: "4921"})
+			_, err := w.Login(context.Background(), WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: "4921"})
 			if tc.err {
 				require.Error(t, err)
 				assert.NotContains(t, err.Error(), "wt_abc", "the error echoes the token")
@@ -380,7 +380,7 @@ func TestWorkerClientConcurrent(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			if err := w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: "4921"}); err != nil {
+			if _, err := w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: "4921"}); err != nil {
 				t.Error(err)
 				return
 			}

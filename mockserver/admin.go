@@ -46,6 +46,8 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		v = s.adminDeliveries()
 	case "GET notifications":
 		v = s.adminNotifications()
+	case "GET outbox":
+		v = s.adminOutbox()
 	case "GET requests":
 		v = map[string]any{"requests": s.Requests()}
 	case "POST flush":

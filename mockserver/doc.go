@@ -161,11 +161,12 @@
 //	GET    /_mock/notifications  {"notifications": [{id, sequenceId, channelId, url, event, trigger,
 //	                             taskId, dueAt, at, payload, statusCode, error, outcome}]}
 //	GET    /_mock/requests       {"requests": [recorded requests, Authorization redacted]}
+//	GET    /_mock/outbox         {"mail": [{kind, to, workerId, token, url, at}]}: invites sent
 //	POST   /_mock/flush          204 once no webhook attempt is in flight (504 after 30 s)
 //	POST   /_mock/reset          204 once everything is forgotten (see Reset)
 //
 // In Go the same are ManualClock.Advance, InjectFault, ClearFaults, Events, Deliveries,
-// Notifications, Requests, Flush and Reset. The standalone binary prints AdminURL as
+// Notifications, Requests, Outbox, Flush and Reset. The standalone binary prints AdminURL as
 // "adminUrl" in its start line and lists these endpoints in its -h output.
 //
 // # Faults

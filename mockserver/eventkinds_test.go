@@ -39,7 +39,7 @@ func TestEveryEventKindDecodes(t *testing.T) {
 	must(c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 1", PIN: "4921"}))
 	w, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	require.NoError(t, w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"}))
+	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})))
 	must(w.StartBreak(ctx, taskrouting.StartBreakParams{Reason: "lunch"})) // worker.break_started
 	must(w.EndBreak(ctx))                                                  // worker.break_ended
 

@@ -33,6 +33,7 @@ type request struct {
 	worker         string
 	token          string
 	loginWorkspace string // POST /worker-auth/login: the workspace the body names
+	linkToken      string // join and accept-invite: the token that names the workspace
 }
 
 // op runs one operation against a workspace under its lock and returns the status and the

@@ -24,8 +24,10 @@ type config struct {
 	delivery       DeliveryPolicy
 	deliveryClient *http.Client
 	requestLog     int
-	logger         *slog.Logger
-	errs           []error
+	// workerSessionTTL is how long a worker token lives; 0: DefaultWorkerSessionTTL.
+	workerSessionTTL time.Duration
+	logger           *slog.Logger
+	errs             []error
 	// noResponseChecks turns off checking answers against api/openapi.json inside a test
 	// binary; only the throughput benchmark sets it, to measure the server as it runs
 	// outside tests.
@@ -99,6 +101,19 @@ func WithClock(c Clock) Option {
 			return
 		}
 		cfg.clock = c
+	}
+}
+
+// WithWorkerSessionTTL sets how long a worker-plane session token lives on the server's
+// clock before it must be refreshed (POST /worker-auth/refresh) or the worker signs in again.
+// The default is DefaultWorkerSessionTTL.
+func WithWorkerSessionTTL(d time.Duration) Option {
+	return func(cfg *config) {
+		if d < time.Minute {
+			cfg.errs = append(cfg.errs, errors.New("mockserver: a worker session lives at least a minute"))
+			return
+		}
+		cfg.workerSessionTTL = d
 	}
 }
 

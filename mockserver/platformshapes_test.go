@@ -85,6 +85,8 @@ func TestIdentityAndBreaksInPlatformShapes(t *testing.T) {
 		BreakStartedAt  *string         `json:"breakStartedAt"`
 		BreakReason     *string         `json:"breakReason"`
 		Skills          json.RawMessage `json:"skills"`
+		Locale          *string         `json:"locale"`
+		EmailNotices    bool            `json:"emailNotices"`
 		QueueDepth      int             `json:"queueDepth"`
 	}
 	a = call(t, srv, login.Token, "GET", "/portal/me", nil)

@@ -51,7 +51,7 @@ func TestQAEscapedSlashInIDIsNotASeparator(t *testing.T) {
 	// The sign-in is still there.
 	wc, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	assert.NoError(t, wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: "1234"}))
+	assert.NoError(t, sessionErr(wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: "1234"})))
 }
 
 // TestQARecordedRequestsHidePIN: Requests() (and GET /_mock/requests) are meant to be printed
@@ -69,8 +69,8 @@ func TestQARecordedRequestsHidePIN(t *testing.T) {
 	require.NoError(t, err)
 	wc, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	require.NoError(t, wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: pin}))
-	err = wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: pin + "0"})
+	require.NoError(t, sessionErr(wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: pin})))
+	_, err = wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: pin + "0"})
 	require.ErrorIs(t, err, taskrouting.ErrInvalidCredentials)
 
 	reqs := srv.Requests()
@@ -152,7 +152,7 @@ func TestQAWorkerDetailShowsBreak(t *testing.T) {
 	require.NoError(t, err)
 	wc, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	require.NoError(t, wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: "1234"}))
+	require.NoError(t, sessionErr(wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: "1234"})))
 
 	before, err := c.Workers.Get(ctx, "w1")
 	require.NoError(t, err)

@@ -65,14 +65,14 @@ func redactHeader(h http.Header) http.Header {
 	return out
 }
 
-// redactBody hides the PIN of a worker sign-in (POST /workers/{id}/identity and
-// POST /worker-auth/login) and a notification channel's signing secret: like the
+// redactBody hides the PIN of a worker sign-in (identities.create and update, login, join,
+// accept-invite, changePin), the invite or join token, and a notification channel's signing secret: like the
 // Authorization header they are credentials, and recorded requests are printed in test
 // failures. Other members stay readable; a body that is not a JSON object on those paths is
 // dropped whole, since it may still hold the credential.
 func redactBody(path string, body []byte) []byte {
-	member := secretMemberOf(path)
-	if len(body) == 0 || member == "" {
+	members := secretMembersOf(path)
+	if len(body) == 0 || len(members) == 0 {
 		return body
 	}
 	var m map[string]json.RawMessage
@@ -82,9 +82,11 @@ func redactBody(path string, body []byte) []byte {
 	found := false
 	for k := range m {
 		// Any spelling: a misspelt member is refused, but the request is still recorded.
-		if strings.EqualFold(k, member) {
-			m[k] = json.RawMessage(`"` + redacted + `"`)
-			found = true
+		for _, member := range members {
+			if strings.EqualFold(k, member) {
+				m[k] = json.RawMessage(`"` + redacted + `"`)
+				found = true
+			}
 		}
 	}
 	if !found {
@@ -97,13 +99,17 @@ func redactBody(path string, body []byte) []byte {
 	return out
 }
 
-// secretMemberOf names the body member that holds a credential on path, "" when none.
-func secretMemberOf(path string) string {
+// secretMembersOf names the body members that hold a credential on path, nil when none.
+func secretMembersOf(path string) []string {
 	switch {
 	case strings.HasSuffix(path, "/identity"), strings.HasSuffix(path, "/worker-auth/login"):
-		return "pin"
+		return []string{"pin"}
+	case strings.HasSuffix(path, "/worker-auth/join"), strings.HasSuffix(path, "/worker-auth/accept-invite"):
+		return []string{"pin", "token"}
+	case strings.HasSuffix(path, "/portal/me/pin"):
+		return []string{"currentPin", "newPin"}
 	case strings.Contains(path, "/notification-channels"):
-		return "secret"
+		return []string{"secret"}
 	}
-	return ""
+	return nil
 }

@@ -159,6 +159,7 @@ func newServer(opts []Option) (*Server, error) {
 		}
 		s.workspaceIDs = append(s.workspaceIDs, id)
 	}
+	s.sessions.ttl = cfg.workerSessionTTL
 	s.deliver = newDeliverer(cfg.webhookURLs, cfg.signingSecret, cfg.clock, cfg.delivery, client, s.nudge)
 	s.log = cfg.logger
 	if s.log == nil {
@@ -182,6 +183,7 @@ func (s *Server) newWorkspaces() map[string]*workspace {
 	m := make(map[string]*workspace, len(s.keys))
 	for i, k := range s.keys {
 		m[k] = newWorkspace(i, s.gen, &s.cfg, &s.sessions)
+		m[k].id = s.workspaceIDs[i]
 	}
 	return m
 }

@@ -227,6 +227,10 @@ type wireWorker struct {
 	Skills         []wireSkill        `json:"skills"`
 	Teams          []wireTeam         `json:"teams"`
 	Locale         string             `json:"locale,omitempty"`
+	// Set from the worker's sign-in (onboarding.go): an invite still to be accepted, or a
+	// join awaiting an operator.
+	InvitePending   bool `json:"invitePending,omitempty"`
+	PendingApproval bool `json:"pendingApproval,omitempty"`
 }
 
 // wireTeam is a team membership as the platform lists it. The API has no call that makes a

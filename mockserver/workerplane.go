@@ -27,6 +27,14 @@ func newWorkerRoutes() []route {
 	return []route{
 		{opID: "worker.login", method: http.MethodPost, pattern: "/worker-auth/login", hasBody: true, prepare: prepLogin},
 		{opID: "worker.logout", method: http.MethodPost, pattern: "/worker-auth/logout", prepare: prepLogout},
+		{opID: "worker.refresh", method: http.MethodPost, pattern: "/worker-auth/refresh", prepare: prepRefresh},
+		{opID: "worker.join", method: http.MethodPost, pattern: "/worker-auth/join", hasBody: true, prepare: prepJoin},
+		{opID: "worker.acceptInvite", method: http.MethodPost, pattern: "/worker-auth/accept-invite", hasBody: true, prepare: prepAcceptInvite},
+		{opID: "worker.setLocale", method: http.MethodPatch, pattern: "/portal/me", hasBody: true, prepare: prepSetPreferences},
+		{opID: "worker.changePin", method: http.MethodPost, pattern: "/portal/me/pin", hasBody: true, prepare: prepChangePIN},
+		{opID: "worker.skillCatalog", method: http.MethodGet, pattern: "/portal/skills", prepare: prepSkillCatalog},
+		{opID: "worker.setSkills", method: http.MethodPut, pattern: "/portal/me/skills", hasBody: true, prepare: prepSetMySkills},
+		{opID: "worker.updateLocation", method: http.MethodPost, pattern: "/portal/workers/me/location", hasBody: true, prepare: prepUpdateLocation},
 		{opID: "worker.me", method: http.MethodGet, pattern: "/portal/me", prepare: prepMe},
 		{opID: "worker.setAvailability", method: http.MethodPost, pattern: "/portal/me/availability", hasBody: true, prepare: prepMyAvailability},
 		{opID: "worker.queue", method: http.MethodGet, pattern: "/portal/workers/{}/queue", prepare: prepMyQueue},
@@ -64,9 +72,9 @@ func (s *Server) handleWorkerPlane(r *http.Request) (response, []byte) {
 	rt, params, rerr := findRoute(s.workerRoutes, r.Method, r.URL)
 	req := &request{method: r.Method, path: r.URL.Path, params: params, query: r.URL.Query(), workerPlane: true, origin: "http://" + r.Host}
 	var ws *workspace
-	if rerr == nil && rt.pattern != "/worker-auth/login" {
+	if rerr == nil && !signsIn(rt.pattern) {
 		token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		sess, ok := s.sessions.lookup(token)
+		sess, ok := s.sessions.lookup(token, s.clock.Now())
 		if !ok {
 			rerr = unauthorized("missing, invalid or revoked worker token")
 		}
@@ -89,8 +97,13 @@ func (s *Server) handleWorkerPlane(r *http.Request) (response, []byte) {
 		run, rerr = rt.prepare(req)
 	}
 	if rerr == nil && ws == nil {
-		// Login: the body names the workspace.
-		ws, rerr = s.workspaceByID(req.loginWorkspace)
+		if req.linkToken != "" {
+			// Join and accept-invite: the link's or the invite's token names the workspace.
+			ws, rerr = s.workspaceByToken(req.linkToken)
+		} else {
+			// Login: the body names the workspace.
+			ws, rerr = s.workspaceByID(req.loginWorkspace)
+		}
 	}
 	if rerr != nil {
 		resp := errResponse(rerr)
@@ -123,7 +136,7 @@ func me(ws *workspace, r *request) (match.WorkerDetail, *apiError) {
 }
 
 // profileAnswer is the platform's worker profile (worker.me). label is the sign-in's label;
-// the mock has no approval step, so pendingApproval is always false.
+// pendingApproval is set for a worker who joined by a link that asks for approval.
 type profileAnswer struct {
 	WorkerID        string      `json:"workerId"`
 	Label           *string     `json:"label"`
@@ -133,6 +146,8 @@ type profileAnswer struct {
 	BreakStartedAt  *string     `json:"breakStartedAt"`
 	BreakReason     *string     `json:"breakReason,omitempty"`
 	Skills          []wireSkill `json:"skills"`
+	Locale          *string     `json:"locale"`
+	EmailNotices    bool        `json:"emailNotices"`
 	QueueDepth      int         `json:"queueDepth"`
 }
 
@@ -143,8 +158,12 @@ func prepMe(r *request) (op, *apiError) {
 			return 0, nil, aerr
 		}
 		out := profileAnswer{
-			WorkerID: w.ID, Label: ws.identities[w.ID].label, Available: w.Available,
+			WorkerID: w.ID, Available: w.Available,
 			OnBreak: w.OnBreak, Skills: workerSkills(w, &ws.skillCat), QueueDepth: w.QueueDepth,
+		}
+		out.Locale, out.EmailNotices = preferences(w)
+		if id := ws.identities[w.ID]; id != nil {
+			out.Label, out.PendingApproval = id.label, id.pendingApproval
 		}
 		if w.OnBreak {
 			since, reason := isoTime(w.BreakSince), w.BreakReason
@@ -168,6 +187,9 @@ func prepMyAvailability(r *request) (op, *apiError) {
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		if _, aerr := me(ws, r); aerr != nil {
 			return 0, nil, aerr
+		}
+		if id := ws.identities[r.worker]; available && id != nil && id.pendingApproval {
+			return 0, nil, errorf(http.StatusForbidden, CodeApprovalPending, "an operator has still to admit this worker")
 		}
 		res, err := ws.engine.SetAvailability(now, r.worker, available, false)
 		ws.publish(res)

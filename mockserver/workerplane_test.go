@@ -30,9 +30,9 @@ func TestWorkerPlane(t *testing.T) {
 
 	w, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "0000"})
+	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "0000"})
 	assert.ErrorIs(t, err, taskrouting.ErrInvalidCredentials)
-	require.NoError(t, w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"}))
+	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})))
 
 	_, err = w.SetAvailability(ctx, true)
 	require.NoError(t, err)
@@ -100,7 +100,7 @@ func TestWorkerPlane(t *testing.T) {
 	require.NoError(t, err)
 	w2, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	require.NoError(t, w2.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_2", PIN: "1234"}))
+	require.NoError(t, sessionErr(w2.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_2", PIN: "1234"})))
 	require.NoError(t, w2.Logout(ctx))
 	_, err = w2.Me(ctx)
 	assert.Error(t, err, "signed out")

@@ -38,7 +38,7 @@ func portalSetup(t *testing.T, opts ...mockserver.Option) (*mockserver.Server, *
 	require.NoError(t, err)
 	w, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	require.NoError(t, w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"}))
+	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})))
 	return srv, c, w
 }
 

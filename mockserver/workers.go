@@ -184,7 +184,11 @@ func prepGetWorker(r *request) (op, *apiError) {
 		if err != nil {
 			return 0, nil, matchError(err)
 		}
-		return http.StatusOK, workerJSON(w, ws.teams.ofWorker(id), &ws.skillCat), nil
+		out := workerJSON(w, ws.teams.ofWorker(id), &ws.skillCat)
+		if ident := ws.identities[id]; ident != nil {
+			out.InvitePending, out.PendingApproval = ident.inviteHash != [32]byte{}, ident.pendingApproval
+		}
+		return http.StatusOK, out, nil
 	}, nil
 }
 
@@ -227,6 +231,9 @@ func prepSetAvailability(r *request) (op, *apiError) {
 			return 0, nil, matchError(err)
 		}
 		ws.observeWorker(now, id, sourceOperator)
+		if ident := ws.identities[id]; available && ident != nil {
+			ident.pendingApproval = false // an operator putting a joined worker on shift admits them
+		}
 		out := availabilityAnswer{ID: id, Available: available}
 		if release {
 			out.ReleasedTaskIDs = orEmpty(res.ReleasedTaskIDs)
@@ -267,7 +274,7 @@ func prepRemoveWorker(r *request) (op, *apiError) {
 		ws.teams.dropWorker(id)
 		ws.time.workerGone(now, id)
 		ws.links.dropWorker(id)
-		ws.sessions.revokeWorker(ws, id)
+		ws.sessions.revokeWorker(ws, id, "")
 		return http.StatusNoContent, nil, nil
 	}, nil
 }

@@ -364,8 +364,8 @@ func scope(ws *workspace, teamID, workerID string) []string {
 
 // label is how reports name a worker: its sign-in label, else its id.
 func label(ws *workspace, workerID string) string {
-	if l := ws.identities[workerID].label; l != nil && *l != "" {
-		return *l
+	if id := ws.identities[workerID]; id != nil && id.label != nil && *id.label != "" {
+		return *id.label
 	}
 	return workerID
 }

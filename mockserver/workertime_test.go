@@ -36,7 +36,8 @@ func timeSetup(t *testing.T) (*mockserver.ManualClock, *taskrouting.Client, *tas
 	require.NoError(t, err)
 	w, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	require.NoError(t, w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"}))
+	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})
+	require.NoError(t, err)
 	return clk, c, w
 }
 

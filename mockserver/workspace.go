@@ -24,15 +24,18 @@ type workspace struct {
 	limits Limits
 	idem   idempotencyStore
 
-	identities  map[string]identity // worker sign-ins of the worker plane
-	attachments attachmentStore     // files on tasks, with the bytes storage received
-	notify      notificationStore   // notification channels and sequences
-	teams       teamStore           // teams and who is on them (teams.go)
-	time        timeline            // shifts, breaks, outcomes and corrections (timeline.go)
-	links       linkStore           // connector links (links.go)
-	flows       workflowStore       // workflows and their runs (workflows.go, workflowruns.go)
-	skillCat    skillCatalog        // skills.* (skills.go)
-	sessions    *sessions           // the server's token table
+	id          string               // the workspace id worker sign-ins name
+	identities  map[string]*identity // worker sign-ins of the worker plane
+	identitySeq int                  // last identity's creation number
+	onboard     onboardingStore      // invites sent, join links, locations (onboarding.go)
+	attachments attachmentStore      // files on tasks, with the bytes storage received
+	notify      notificationStore    // notification channels and sequences
+	teams       teamStore            // teams and who is on them (teams.go)
+	time        timeline             // shifts, breaks, outcomes and corrections (timeline.go)
+	links       linkStore            // connector links (links.go)
+	flows       workflowStore        // workflows and their runs (workflows.go, workflowruns.go)
+	skillCat    skillCatalog         // skills.* (skills.go)
+	sessions    *sessions            // the server's token table
 
 	// Usage counted here so quota headers cost O(1) per answer.
 	openTasks   int

@@ -20,7 +20,7 @@ type desk struct {
 
 // signIn logs in with the sign-in the workspace gave the worker: POST /worker-auth/login.
 func (d *desk) signIn(ctx context.Context, workspaceID, workerID, pin string) error {
-	if err := d.w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: workspaceID, WorkerID: workerID, PIN: pin}); err != nil {
+	if _, err := d.w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: workspaceID, WorkerID: workerID, PIN: pin}); err != nil {
 		return fmt.Errorf("sign in: %w", err)
 	}
 	me, err := d.w.Me(ctx)
