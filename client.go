@@ -136,7 +136,8 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	}
 	c.quota = &quotaTracker{}
 	c.idempotencyKeys = true
-	c.Tasks = &TasksService{c: c, Attachments: &AttachmentsService{c: c}, Context: &TaskContextService{c: c}, Comments: &TaskCommentsService{c: c}}
+	c.Tasks = &TasksService{c: c, Attachments: &AttachmentsService{c: c}, Context: &TaskContextService{c: c}, Comments: &TaskCommentsService{c: c},
+		Booking: &BookingService{c: c}, Recurring: &RecurringService{c: c}}
 	c.Workers = &WorkersService{c: c}
 	c.Skills = &SkillsService{c: c}
 	c.Decisions = &DecisionsService{c: c}

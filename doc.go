@@ -11,7 +11,9 @@
 //	_, err = c.Decisions.Accept(ctx, ref.ID, "agent_1")
 //
 // The groups are Client.Tasks (create, get, list, cancel, assign, priority,
-// suggest workers), Client.Workers (upsert, patch, get, list, availability,
+// suggest workers, a dry-run Check, the History of finished tasks, bookings
+// of slotted tasks in Tasks.Booking and recurring templates in
+// Tasks.Recurring), Client.Workers (upsert, patch, get, list, availability,
 // queue, remove, sign-in identities and email invites, the working-time
 // record and its corrections, metrics, break metrics, connector links,
 // offboarding), Client.Teams (teams, presence, the team time report),

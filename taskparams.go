@@ -237,6 +237,11 @@ type CreateTaskParams struct {
 	Escalation   Nullable[Escalation] `json:"escalation,omitzero"`
 	SLA          Nullable[SLA]        `json:"sla,omitzero"`
 	Schedule     *Schedule            `json:"schedule,omitempty"`
+	// Slot is when the work is performed; Tasks.Booking reserves a worker for it.
+	Slot *TimeSlot `json:"slot,omitempty"`
+	// Recurrence makes the create a recurring template (Tasks.Recurring):
+	// the answer names the template, and occurrences are cut from it.
+	Recurrence *Recurrence `json:"recurrence,omitempty"`
 }
 
 // TaskReferenceParams attaches a reference to a task; the server gives it an id.
@@ -288,6 +293,9 @@ func (p CreateTaskParams) validate() error {
 		if err := s.validate(in + ".SLA"); err != nil {
 			return err
 		}
+	}
+	if err := firstError(p.Slot.validate(in+".Slot"), p.Recurrence.validate(in+".Recurrence")); err != nil {
+		return err
 	}
 	if p.Schedule != nil {
 		return p.Schedule.validate(in + ".Schedule")

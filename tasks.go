@@ -55,11 +55,15 @@ type Task struct {
 	// epoch ms); zero when not accepted or not recorded. Single-task reads.
 	AcceptedAt    time.Time `json:"-"`
 	Schedule      *Schedule `json:"schedule,omitempty"`
+	Slot          *TimeSlot `json:"slot,omitempty"` // when the work is performed; nil when null or absent
 	Latitude      *float64  `json:"latitude,omitempty"`
 	Longitude     *float64  `json:"longitude,omitempty"`
 	MaxDistanceKm *float64  `json:"maxDistanceKm,omitempty"`
 	RequireGeo    bool      `json:"requireGeo,omitempty"`
 	AllowedCIDRs  []string  `json:"allowedCidrs,omitempty"`
+	// Booking is the worker reserved for the slot (single-task reads); nil when none.
+	Booking *SlotBooking `json:"booking,omitempty"`
+
 	// Raw is the task's JSON, for the members this version of the client
 	// does not model. When the task is a call's whole answer (Tasks.Get,
 	// WorkerClient.Task) it is the response body exactly as received;
@@ -227,6 +231,8 @@ type TasksService struct {
 	Attachments *AttachmentsService  // tasks.attachments.*: files on a task
 	Context     *TaskContextService  // tasks.context.*: a task's rich data
 	Comments    *TaskCommentsService // tasks.comments.*
+	Booking     *BookingService      // tasks.booking.*: reserving a worker for a slot
+	Recurring   *RecurringService    // tasks.recurring.*: recurring templates
 }
 
 // Create creates a task. The answer is 202 with the new id.

@@ -51,6 +51,9 @@ func prepCreateMany(r *request) (op, *apiError) {
 	entries := make([]bulkEntry, len(b.Tasks))
 	for i := range b.Tasks {
 		entries[i].in, entries[i].err = decodeTaskInput(&b.Tasks[i])
+		if b.Tasks[i].Recurrence != nil && entries[i].err == nil {
+			entries[i].err = invalidBodyf("recurrence makes a template and is taken by tasks.create only")
+		}
 	}
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		rep := bulkReport{Results: make([]bulkResult, len(entries))}

@@ -80,6 +80,12 @@
 //     priorityBoost, onExhausted). Parked tasks come back with tasks.unpark; GET
 //     /tasks/parked and /tasks/scheduled list them. sla.completeWithinMs and escalation
 //     tiers are stored, not enforced.
+//   - Bookings (tasks.booking.*): a booked task is offered to its booked worker only;
+//     overlapping bookings of one worker are 409 booking_clash unless forced.
+//   - Recurring templates (a create with recurrence): an occurrence is cut when the template
+//     is made and at each everyMs boundary of the server's clock; tasks.recurring.* reads and
+//     stops them. tasks.history reads finished tasks; tasks.check runs a create's checks
+//     without creating anything.
 //   - Idempotency: a POST repeating an Idempotency-Key with the same method, path and bytes
 //     within 24 hours of server time gets the first answer back (with Idempotent-Replayed:
 //     true) and nothing runs again; the same key with anything else is 409. Only successful
@@ -95,7 +101,8 @@
 // onMaxRejections park|fail|keep; not acted on: tasks never fail or park), schedule (checked:
 // notBefore/notAfter epoch ms; not acted on: tasks are matched at once), and the platform
 // members context, references, requiredSkills, latitude, longitude, maxDistanceKm,
-// requireGeo, allowedCidrs, teamId and preferTeamId, each held to api/openapi.json's schema.
+// requireGeo, allowedCidrs, teamId, preferTeamId and slot, each held to api/openapi.json's
+// schema; a slot's times, a recurrence's windowMs and onMiss are not acted on.
 // A worker's skills, teamIds, ip, latitude, longitude and maxTravelDistanceKm are stored;
 // workers have no meta. Teams (teams.*) and their derived tag are stored too; a worker's
 // teamIds and a team's roster are one record, so either call changes both reads. A worker's

@@ -247,6 +247,7 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 	defer ws.mu.Unlock()
 	now := s.clock.Now()
 	ws.publish(ws.engine.Advance(now))
+	ws.fireRecurring(now)
 	ws.timeOutRuns(now) // a step past its timeout fails before a late callback can end it
 
 	resp, replayed := s.replay(ws, req, now)
@@ -274,7 +275,7 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 	if !req.workerPlane {
 		quotaHeaders(ws, s.cfg.limits, now, resp.header)
 	}
-	if ws.flush(s.deliver) || ws.timersMoved() {
+	if ws.flush(s.deliver) || ws.timersMoved() || ws.recurring.takeMoved() {
 		s.nudge()
 	}
 	return resp

@@ -147,9 +147,10 @@ type offboardingAnswer struct {
 }
 
 // prepOffboarding is GET /workers/{id}/offboarding: what removing the worker would hand back,
-// changing nothing. Pending counts the offers it holds and accepted the tasks it accepted and
-// has not finished; the mock has no rosters, bookings, cover, swaps or time off, so those are
-// empty. lastDay defaults to today (UTC) and must be a calendar date.
+// changing nothing. Pending counts the offers it holds, accepted the tasks it accepted and has
+// not finished, booked its bookings of live tasks whose slot starts after lastDay; the mock has
+// no rosters, cover, swaps or time off, so those are empty. lastDay defaults to today (UTC)
+// and must be a calendar date.
 func prepOffboarding(r *request) (op, *apiError) {
 	lastDay := r.query.Get("lastDay")
 	if lastDay != "" {
@@ -167,9 +168,11 @@ func prepOffboarding(r *request) (op, *apiError) {
 		if day == "" {
 			day = now.UTC().Format(time.DateOnly)
 		}
+		end, _ := time.Parse(time.DateOnly, day)
 		return http.StatusOK, offboardingAnswer{
 			WorkerID: workerID, LastDay: day,
-			Tasks:   offboardingTasks{Pending: w.QueueDepth, Accepted: acceptedBy(ws.engine, workerID)},
+			Tasks: offboardingTasks{Pending: w.QueueDepth, Accepted: acceptedBy(ws.engine, workerID),
+				Booked: ws.bookedAfter(workerID, end.AddDate(0, 0, 1))},
 			Rosters: []struct{}{}, Teams: len(ws.teams.ofWorker(workerID)),
 		}, nil
 	}, nil
@@ -194,4 +197,18 @@ func acceptedBy(e *match.Engine, workerID string) int {
 		}
 		q.After = page.Tasks[len(page.Tasks)-1].Seq
 	}
+}
+
+// bookedAfter counts the worker's bookings of live tasks whose slot starts at or after from.
+func (ws *workspace) bookedAfter(workerID string, from time.Time) int {
+	n := 0
+	for _, b := range ws.bookings.sorted() {
+		if b.workerID != workerID || b.startAt.Before(from) {
+			continue
+		}
+		if t, err := ws.engine.Task(b.taskID); err == nil && !t.Status.Terminal() {
+			n++
+		}
+	}
+	return n
 }

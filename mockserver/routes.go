@@ -135,6 +135,14 @@ func newRoutes() []route {
 		{opID: "runs.cancel", method: http.MethodPost, pattern: "/workflow-runs/{}/cancel", prepare: prepCancelRun},
 		{opID: "runs.completeStep", method: http.MethodPost, pattern: "/workflow-runs/{}/steps/{}/complete", hasBody: true, prepare: prepCompleteStep},
 		{opID: "runs.failStep", method: http.MethodPost, pattern: "/workflow-runs/{}/steps/{}/fail", hasBody: true, prepare: prepFailStep},
+		{opID: "tasks.history", method: http.MethodGet, pattern: "/tasks/history", query: []string{"status", "workerId", "tag", "from", "to", "q", "cursor", "limit"}, prepare: prepTaskHistory},
+		{opID: "tasks.bookings", method: http.MethodGet, pattern: "/tasks/bookings", query: []string{"from", "to", "workerId"}, prepare: prepListBookings},
+		{opID: "tasks.booking.candidates", method: http.MethodGet, pattern: "/tasks/{}/booking/candidates", prepare: prepBookingCandidates},
+		{opID: "tasks.booking.set", method: http.MethodPost, pattern: "/tasks/{}/booking", hasBody: true, prepare: prepSetBooking},
+		{opID: "tasks.booking.release", method: http.MethodDelete, pattern: "/tasks/{}/booking", prepare: prepReleaseBooking},
+		{opID: "tasks.recurring.list", method: http.MethodGet, pattern: "/tasks/recurring", prepare: prepListRecurring},
+		{opID: "tasks.recurring.remove", method: http.MethodDelete, pattern: "/tasks/recurring/{}", query: []string{"dropScheduled"}, prepare: prepRemoveRecurring},
+		{opID: "tasks.check", method: http.MethodPost, pattern: "/tasks/check", hasBody: true, prepare: prepCheckTask},
 	}
 }
 

@@ -23,13 +23,15 @@ type createTaskBody struct {
 	Escalation      json.RawMessage    `json:"escalation"`
 	SLA             json.RawMessage    `json:"sla"`
 	Schedule        json.RawMessage    `json:"schedule"`
+	Recurrence      json.RawMessage    `json:"recurrence"` // tasks.create only (recurring.go)
 	opaqueTaskMembers
 }
 
 // opaqueTaskMembers are the platform's optional task members the server stores and echoes
 // without acting on them yet: context and references, required skills, geo (latitude,
 // longitude, maxDistanceKm, requireGeo), network (allowedCidrs) and teams (teamId,
-// preferTeamId). api/openapi.json holds their limits.
+// preferTeamId), and the slot a booking reserves a worker for (bookings.go reads it).
+// api/openapi.json holds their limits.
 type opaqueTaskMembers struct {
 	Context        json.RawMessage `json:"context"`
 	References     json.RawMessage `json:"references"`
@@ -41,6 +43,7 @@ type opaqueTaskMembers struct {
 	AllowedCidrs   json.RawMessage `json:"allowedCidrs"`
 	TeamID         json.RawMessage `json:"teamId"`
 	PreferTeamID   json.RawMessage `json:"preferTeamId"`
+	Slot           json.RawMessage `json:"slot"`
 }
 
 // sent lists the members that were in the body, by wire name; nil when none was.
@@ -53,7 +56,7 @@ func (m *opaqueTaskMembers) sent() map[string]json.RawMessage {
 		{"context", m.Context}, {"references", m.References}, {"requiredSkills", m.RequiredSkills},
 		{"latitude", m.Latitude}, {"longitude", m.Longitude}, {"maxDistanceKm", m.MaxDistanceKm},
 		{"requireGeo", m.RequireGeo}, {"allowedCidrs", m.AllowedCidrs}, {"teamId", m.TeamID},
-		{"preferTeamId", m.PreferTeamID},
+		{"preferTeamId", m.PreferTeamID}, {"slot", m.Slot},
 	} {
 		if f.raw == nil {
 			continue
@@ -66,7 +69,8 @@ func (m *opaqueTaskMembers) sent() map[string]json.RawMessage {
 	return out
 }
 
-// prepCreateTask validates POST /tasks completely before anything runs.
+// prepCreateTask validates POST /tasks completely before anything runs. With a recurrence the
+// create makes a recurring template instead (recurring.go).
 func prepCreateTask(r *request) (op, *apiError) {
 	var body createTaskBody
 	if err := decodeBody(r.body, &body); err != nil {
@@ -76,7 +80,17 @@ func prepCreateTask(r *request) (op, *apiError) {
 	if err != nil {
 		return nil, err
 	}
+	rec, err := decodeRecurrence(body.Recurrence)
+	if err != nil {
+		return nil, err
+	}
+	var sent struct{ Priority *float64 }
+	_ = json.Unmarshal(r.body, &sent) // the body decoded above; only whether priority was sent
+	hasPriority := sent.Priority != nil
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
+		if rec != nil {
+			return ws.createTemplate(in, hasPriority, rec, now)
+		}
 		if err := ws.taskRateFull(now); err != nil {
 			return 0, nil, err
 		}
@@ -188,7 +202,7 @@ func prepGetTask(r *request) (op, *apiError) {
 		if err != nil {
 			return 0, nil, matchError(err)
 		}
-		return http.StatusOK, withUnmatched(taskJSON(t), ws.engine, t), nil
+		return http.StatusOK, ws.withBooking(withUnmatched(taskJSON(t), ws.engine, t), id), nil
 	}, nil
 }
 

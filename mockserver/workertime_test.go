@@ -372,6 +372,18 @@ func TestLinksAndOffboarding(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "2025-12-01", off.LastDay)
 
+	// agent_2 (off shift) is booked for a slot on 5 December: booked after a last day before it.
+	_, err = c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "task_3", Tags: []string{"english"},
+		Slot: &taskrouting.TimeSlot{StartAt: time.Date(2025, 12, 5, 9, 0, 0, 0, time.UTC), Duration: time.Hour}})
+	require.NoError(t, err)
+	_, err = c.Tasks.Booking.Set(ctx, "task_3", taskrouting.SetBookingParams{WorkerID: "agent_2", Force: true})
+	require.NoError(t, err)
+	for day, want := range map[string]int{"2025-12-04": 1, "2025-12-05": 0} {
+		off, err = c.Workers.Offboarding(ctx, "agent_2", day)
+		require.NoError(t, err)
+		assert.Equal(t, want, off.Tasks.Booked, "last day %s", day)
+	}
+
 	require.NoError(t, c.Workers.Remove(ctx, "agent_2"))
 	all, err = c.Workers.Links(ctx, "")
 	require.NoError(t, err)

@@ -34,6 +34,9 @@ type workspace struct {
 	time        timeline             // shifts, breaks, outcomes and corrections (timeline.go)
 	links       linkStore            // connector links (links.go)
 	flows       workflowStore        // workflows and their runs (workflows.go, workflowruns.go)
+	archive     archiveStore         // finished tasks for tasks.history (archive.go)
+	bookings    bookingStore         // tasks.booking.* (bookings.go)
+	recurring   recurringStore       // recurring templates and their deadlines (recurring.go)
 	skillCat    skillCatalog         // skills.* (skills.go)
 	sessions    *sessions            // the server's token table
 
@@ -106,6 +109,7 @@ func (ws *workspace) publish(res match.Result) {
 		case match.EventTaskCompleted, match.EventTaskCancelled, match.EventTaskFailed, match.EventTaskDropped:
 			ws.openTasks--
 		}
+		ws.archive.observe(ev)
 		ws.unpublished = append(ws.unpublished, toEvent(ev))
 		ws.observe(ev)
 	}
@@ -122,6 +126,8 @@ func (ws *workspace) flush(d *deliverer) bool {
 	return true
 }
 
+// nextDeadline is the earliest of the matcher's next deadline, the run and notification
+// timers and the next recurring occurrence.
 func (ws *workspace) nextDeadline() (time.Time, bool) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
@@ -129,15 +135,19 @@ func (ws *workspace) nextDeadline() (time.Time, bool) {
 	if t, ok := ws.timerDeadline(); ok && (!found || t.Before(best)) {
 		best, found = t, true
 	}
+	if t, ok := ws.recurring.next(); ok && (!found || t.Before(best)) {
+		best, found = t, true
+	}
 	return best, found
 }
 
-// tick fires the offer expiries due at now (each followed by rematching), then the run
-// step timeouts, and returns the sequence notifications due for the caller to send.
+// tick fires the offer expiries due at now (each followed by rematching), cuts the
+// recurring occurrences due, then the run step timeouts, and returns the sequence notifications due for the caller to send.
 func (ws *workspace) tick(now time.Time, d *deliverer) []outgoingNotice {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	ws.publish(ws.engine.Advance(now))
+	ws.fireRecurring(now)
 	out := ws.runTimers(now)
 	ws.timersMoved()
 	ws.flush(d)

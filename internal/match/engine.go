@@ -135,6 +135,7 @@ type task struct {
 	manual    bool    // offered by Assign, not by matching
 	vetoed    []string
 	rejected  []string
+	booked    string // while set, the only worker it may be offered to (booking.go)
 	esc       *Escalation
 	result    any
 	extra     any

@@ -15,11 +15,12 @@ type spec struct {
 	thrNames []string // parallel to thr when set
 	vetoed   []string
 	rejected []string
+	booked   string // the booked worker (booking.go); "" when none
 	priority float64
 }
 
 func (e *Engine) taskSpec(t *task) spec {
-	return spec{tags: t.tags, thr: t.thr, vetoed: t.vetoed, rejected: t.rejected, priority: t.priority}
+	return spec{tags: t.tags, thr: t.thr, vetoed: t.vetoed, rejected: t.rejected, booked: t.booked, priority: t.priority}
 }
 
 func (s *spec) name(e *Engine, i int) string {
@@ -127,6 +128,9 @@ func (e *Engine) check(w *worker, s *spec, state bool, rs *[]Reason) (bool, floa
 	}
 	if containsID(s.rejected, w.id) {
 		fail(Reason{Kind: ReasonRejectedPreviously})
+	}
+	if s.booked != "" && s.booked != w.id {
+		fail(Reason{Kind: ReasonBookedForOther})
 	}
 	if !ok && !explain {
 		return false, 0
@@ -387,6 +391,9 @@ func (e *Engine) bestWorker(t *task) *worker {
 	// allocate.
 	sc.spec = e.taskSpec(t)
 	s := &sc.spec
+	if t.booked != "" {
+		return e.bookedWorker(t.booked, s, sc)
+	}
 	if e.cfg.Mode == ModeBestMatch && !e.cfg.AnyTagEligibility && !e.fullScan {
 		if rarest, known := e.rarestTag(s, func(id int32) int { return len(e.ready[id].items) }); known {
 			e.bestWorkerOrdered(s, rarest, sc)

@@ -14,7 +14,9 @@ func (e *Engine) bestTaskFor(w *worker) *task {
 	e.visitSeq++
 	stamp := e.visitSeq
 	anyTag := e.cfg.AnyTagEligibility
-	okTask := func(t *task) bool { return !containsID(t.vetoed, w.id) && !containsID(t.rejected, w.id) }
+	okTask := func(t *task) bool {
+		return !containsID(t.vetoed, w.id) && !containsID(t.rejected, w.id) && (t.booked == "" || t.booked == w.id)
+	}
 	visit := func(gs []*group) {
 		for _, g := range gs {
 			if g.visit == stamp {
