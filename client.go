@@ -23,6 +23,7 @@ type Client struct {
 	Decisions     *DecisionsService
 	Notifications *NotificationsService
 	Learning      *LearningService
+	Stats         *StatsService
 	Teams         *TeamsService
 	Skills        *SkillsService
 	Workflows     *WorkflowsService
@@ -143,6 +144,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c.Decisions = &DecisionsService{c: c}
 	c.Notifications = &NotificationsService{Channels: &NotificationChannelsService{c: c}, Sequences: &NotificationSequencesService{c: c}}
 	c.Learning = &LearningService{c: c}
+	c.Stats = &StatsService{c: c}
 	c.Teams = &TeamsService{c: c}
 	c.Workflows = &WorkflowsService{c: c}
 	c.Runs = &RunsService{c: c}

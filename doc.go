@@ -17,16 +17,24 @@
 // queue, remove, sign-in identities and email invites, the working-time
 // record and its corrections, metrics, break metrics, connector links,
 // offboarding), Client.Teams (teams, presence, the team time report),
-// Client.Decisions (accept, reject, complete, the decision log),
-// Client.Notifications (channels: where notifications go; sequences: when),
-// Client.Workflows (definitions, starting runs), Client.Runs (a run's state
-// and steps, cancel, completing or failing a callback step), Client.Learning
-// (status, per-worker statistics) and Client.JoinLinks (links workers join
-// by). A WorkerClient is the worker plane: one worker, signed in with a PIN
+// Client.Decisions
+// (accept, reject, complete, the decision log), Client.Notifications
+// (channels: where notifications go; sequences: when), Client.Workflows
+// (definitions, starting runs), Client.Runs (a run's state and steps, cancel,
+// completing or failing a callback step), Client.Learning (status,
+// per-worker statistics, explicit rewards and feedback, reset, and learned
+// routing weights to preview, apply and revert), Client.Stats (the
+// workspace now, SLA counters, the queue audit and history series) and
+// Client.JoinLinks (links workers join by). A
+// WorkerClient is the worker plane: one worker, signed in with a PIN
 // (Login), by accepting an invite (AcceptInvite) or by a join link (Join),
-// acting for itself and reading its own time and metrics. Its session
-// expires; the client refreshes it on its own before then (Refresh,
-// WithClock), and a saved session can be resumed (Session, Resume).
+// acting for itself and reading its own time and metrics. Its session expires; the client refreshes it on its own
+// before then (Refresh, WithClock), and a saved session can be resumed
+// (Session, Resume). A SupervisorClient is the supervisor plane: a crew lead,
+// signed in by redeeming a single-use link (AcceptInvite), who reads the live
+// board (Overview) and unblocks work within a workspace or one team
+// (SetPriority, Assign, SetAvailability); its actions are never retried. Both
+// session planes also register push targets and fetch voice ICE servers.
 //
 // The service announces each match with a signed task.matched webhook:
 // verify and parse deliveries with the webhook subpackage. The mockserver
@@ -100,11 +108,13 @@
 //
 // # Secrets
 //
-// The API key, a worker's session token and a PIN never appear in an
-// error, a log line or a formatted value: Client, WorkerClient,
-// WorkerSession, WorkerLoginParams, SetIdentityParams, UpdateIdentityParams,
-// JoinParams, AcceptInviteParams, ChangePINParams, Invite (its invite URL)
-// and CreatedJoinLink (its join URL) print a redacted description
+// The API key, a worker's or a supervisor's session token, a supervisor
+// link, a PIN, a push subscription's auth key and a TURN credential never
+// appear in an error, a log line or a formatted value: Client, WorkerClient,
+// WorkerSession, SupervisorClient, WorkerLoginParams, SetIdentityParams,
+// UpdateIdentityParams, JoinParams, AcceptInviteParams, ChangePINParams,
+// PushSubscriptionParams, ICEServer, Invite (its invite URL) and
+// CreatedJoinLink (its join URL) print a redacted description
 // with every fmt verb (%v, %+v, %#v, %s, %q, %d, %x, ...), as values or
 // pointers, and log through slog without the secret. Logging is off unless
 // WithLogger is given.

@@ -30,11 +30,15 @@ var (
 	// Worker plane (WorkerClient).
 	ErrInvalidCredentials = errors.New("taskrouting: invalid credentials")            // 401 invalid_credentials
 	ErrBreakAlreadyOpen   = errors.New("taskrouting: break already open")             // 409 break_already_open
-	ErrNotSignedIn        = errors.New("taskrouting: worker client is not signed in") // no session token, no request sent
+	ErrNotSignedIn        = errors.New("taskrouting: worker client is not signed in") // no session token, no request sent (also SupervisorClient)
 	// Onboarding and the worker's own profile.
-	ErrInvalidToken      = errors.New("taskrouting: invalid invite or join token") // 400 invalid_token: unknown, used, expired or revoked
+	ErrInvalidToken      = errors.New("taskrouting: invalid invite or join token") // 400 invalid_token: unknown, used, expired or revoked (also a supervisor link)
 	ErrInvalidCurrentPIN = errors.New("taskrouting: current PIN is wrong")         // 400 invalid_current_pin
 	ErrApprovalPending   = errors.New("taskrouting: approval pending")             // 403 approval_pending
+	// Supervisor plane (SupervisorClient) and voice.
+	ErrForbidden     = errors.New("taskrouting: forbidden")      // 403: outside the supervisor's team
+	ErrAssignBlocked = errors.New("taskrouting: assign blocked") // 400 assign_blocked: the matcher refuses
+	ErrVoiceDisabled = errors.New("taskrouting: voice disabled") // 404 voice_disabled
 )
 
 // Error codes of the wire envelope {"error":{"code":...}}.
@@ -57,6 +61,9 @@ const (
 	CodeInvalidCurrentPIN   = "invalid_current_pin" // WorkerClient.ChangePIN with a wrong current PIN
 	CodeApprovalPending     = "approval_pending"    // a joined worker an operator has still to admit
 	CodeIdentityExists      = "identity_exists"     // the mock server's 409 for an invite to a worker with a sign-in
+	CodeForbidden           = "forbidden"           // a supervisor acting outside its team
+	CodeAssignBlocked       = "assign_blocked"      // the matcher refuses a supervisor's assignment
+	CodeVoiceDisabled       = "voice_disabled"      // a deployment without voice
 	// CodeUnknownError is set by the client when a response body is not the envelope.
 	CodeUnknownError = "unknown_error"
 )
@@ -118,6 +125,12 @@ func (e *APIError) Is(target error) bool {
 		return e.Code == CodeInvalidCurrentPIN
 	case ErrApprovalPending:
 		return e.Code == CodeApprovalPending
+	case ErrForbidden:
+		return e.StatusCode == http.StatusForbidden
+	case ErrAssignBlocked:
+		return e.Code == CodeAssignBlocked
+	case ErrVoiceDisabled:
+		return e.Code == CodeVoiceDisabled
 	}
 	return false
 }

@@ -42,6 +42,11 @@ func (w WorkerClient) Format(f fmt.State, verb rune) {
 	formatSafe(f, verb, w.String(), w.GoString())
 }
 
+// Format prints the supervisor client without its token, whatever the verb.
+func (s SupervisorClient) Format(f fmt.State, verb rune) {
+	formatSafe(f, verb, s.String(), s.GoString())
+}
+
 // Format prints the parameters without the PIN, whatever the verb.
 func (p WorkerLoginParams) Format(f fmt.State, verb rune) {
 	formatSafe(f, verb, p.String(), p.GoString())

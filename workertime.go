@@ -210,14 +210,6 @@ func (p *WorkerPeriod) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func optDuration(d *durationMillis) *time.Duration {
-	if d == nil {
-		return nil
-	}
-	v := time.Duration(*d)
-	return &v
-}
-
 // WorkerMetrics is a worker's day so far and its rolling window, as an
 // operator reads them; the worker reads the same figures on the worker
 // plane.

@@ -25,7 +25,7 @@ import (
 // built program, started to finished.
 const quickstartLimit = 5 * time.Second
 
-var programs = []string{"quickstart", "webhook-receiver", "shadow-run", "agent-desk"}
+var programs = []string{"quickstart", "webhook-receiver", "shadow-run", "agent-desk", "supervisor-board"}
 
 // TestExamples builds every example program once with go build, then runs each built binary
 // as a user would, with a timeout, and checks its summary line.
@@ -71,6 +71,10 @@ func TestExamples(t *testing.T) {
 	t.Run("shadow-run", func(t *testing.T) {
 		out := runProgram(t, root, exe("shadow-run"), 20*time.Second)
 		assert.Contains(t, out, "summary: 12 past tasks, agreement 7/12 (58%), old choices accepted 8/12 (67%)")
+	})
+	t.Run("supervisor-board", func(t *testing.T) {
+		out := runProgram(t, root, exe("supervisor-board"), 20*time.Second)
+		assert.Contains(t, out, "summary: 2 queued and 4 pending before, 3 queued and 3 pending after; vip bumped and handed to ana, ben paused (2 offers released), 1 out-of-team action refused")
 	})
 	t.Run("agent-desk", func(t *testing.T) {
 		out := runProgram(t, root, exe("agent-desk"), 20*time.Second)

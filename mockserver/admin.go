@@ -57,6 +57,13 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 			aerr = errorf(http.StatusGatewayTimeout, "timeout", "webhook attempts still in flight")
 		}
 		status = http.StatusNoContent
+	case "POST supervisor-links":
+		v, aerr = s.adminInviteSupervisor(r)
+		status = http.StatusCreated
+	case "GET supervisor-links":
+		v = map[string]any{"links": s.SupervisorLinks()}
+	case "GET push-registrations":
+		v = map[string]any{"registrations": s.PushRegistrations()}
 	case "POST reset":
 		s.Reset()
 		status = http.StatusNoContent

@@ -2,9 +2,9 @@
 // offline: in-process (Start, New) or as the standalone binary mockserver/cmd/mockserver.
 //
 // It speaks the /v1 wire contract of the hosted API: every operation of both tables (tasks,
-// workers, decisions, assign, priority, suggest-workers, learning, task context and comments,
-// notification channels and sequences, which fire on the server's clock, workflows and their
-// runs),
+// workers, decisions, assign, priority, suggest-workers, learning, stats and history, task
+// context and comments, notification channels and sequences, which fire on the server's
+// clock, workflows and their runs),
 // the error envelope {"error":{"code":..,"message":..}}, quota headers, idempotency keys and
 // signed webhooks. A deterministic reference matcher (internal/match) decides every match, so
 // the same requests at the same clock times give the same decisions.
@@ -150,6 +150,18 @@
 // worker carries tag englsh"), the task's tags nobody carries, and the nearest workers with
 // the tags each carries and what each lacks (docs/contract.md section 7, "Why a task waits").
 //
+// # Stats, history and learning writes
+//
+// The server keeps a ledger of every offer and task milestone (accept, completion,
+// cancellation) from the matcher's events, at its clock's times, and computes stats,
+// slaStats, queueAudit and the history series from it, from the tasks and workers as they
+// are and from the clock: a scenario driven on a ManualClock gives numbers that can be worked
+// out by hand (docs/contract.md section 7, "Stats and history"); slaStats counts what the task
+// clocks did and measures sla.completeWithinMs, which is not enforced. Explicit rewards and feedback change the learned means that
+// learning.status and learning.workerStats report and that rank workers; learning.reset
+// clears them; learned weights are written into routingWeights by learning.applyWeights and
+// restored by learning.revertWeights (docs/contract.md section 7, "Learning writes").
+//
 // # Admin endpoints
 //
 // Under /_mock/ on the server's host (AdminURL; not under BasePath), tests in any language
@@ -171,10 +183,26 @@
 //	GET    /_mock/outbox         {"mail": [{kind, to, workerId, token, url, at}]}: invites sent
 //	POST   /_mock/flush          204 once no webhook attempt is in flight (504 after 30 s)
 //	POST   /_mock/reset          204 once everything is forgotten (see Reset)
+//	POST   /_mock/supervisor-links  {workspaceId?, label?, email?, teamId?} -> 201 a
+//	                             single-use supervisor link {token, supervisorId, ...}
+//	GET    /_mock/supervisor-links  {"links": [every link made, with redeemedAt once used]}
+//	GET    /_mock/push-registrations  {"registrations": [stored push targets, both planes]}
 //
 // In Go the same are ManualClock.Advance, InjectFault, ClearFaults, Events, Deliveries,
-// Notifications, Requests, Outbox, Flush and Reset. The standalone binary prints AdminURL as
-// "adminUrl" in its start line and lists these endpoints in its -h output.
+// Notifications, Requests, Outbox, Flush, Reset, InviteSupervisor, SupervisorLinks and
+// PushRegistrations. The standalone binary prints AdminURL as "adminUrl" in its start line
+// and lists these endpoints in its -h output.
+//
+// # Supervisor plane
+//
+// A supervisor session (sv_...) starts only by redeeming a link, which the platform's owner
+// makes in its console. Here a test makes it: InviteSupervisor (or POST
+// /_mock/supervisor-links) returns the link's token, and the client's
+// SupervisorClient.AcceptInvite redeems it. A link is single-use and good for 7 days on the
+// server's clock; a session lasts 12 hours and has no refresh. A link that names a team
+// scopes the supervisor to that team's members and to tasks carrying the team's tag (or its
+// teamId); anything else of the workspace is 403 forbidden, and another workspace's ids are
+// 404.
 //
 // # Faults
 //

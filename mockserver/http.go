@@ -28,12 +28,15 @@ type request struct {
 	idemKey string
 	origin  string // scheme and host the request came to, for URLs the answer hands out
 
-	// The worker plane: no quota headers, no idempotency; the session's worker and token.
+	// The worker and supervisor planes: no quota headers, no idempotency; the session's
+	// worker and token.
 	workerPlane    bool
 	worker         string
 	token          string
 	loginWorkspace string // POST /worker-auth/login: the workspace the body names
 	linkToken      string // join and accept-invite: the token that names the workspace
+
+	supervisor *supervisor // the supervisor plane's session (its requests also set workerPlane)
 }
 
 // op runs one operation against a workspace under its lock and returns the status and the
@@ -113,6 +116,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	var body []byte
 	if isWorkerPlane(r.URL.Path) {
 		resp, body = s.handleWorkerPlane(r)
+	} else if isSupervisorPlane(r.URL.Path) {
+		resp, body = s.handleSupervisorPlane(r)
 	} else {
 		resp, body = s.handle(r)
 	}
@@ -135,7 +140,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // workspace's usage (not a fresh, untouched quota, which would reset a client's snapshot),
 // and none on the worker plane, whose answers never carry them.
 func (s *Server) faultQuota(r *http.Request, h http.Header) {
-	if isWorkerPlane(r.URL.Path) {
+	if isWorkerPlane(r.URL.Path) || isSupervisorPlane(r.URL.Path) {
 		return
 	}
 	ws := s.authenticate(r)

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -32,6 +33,9 @@ type config struct {
 	// binary; only the throughput benchmark sets it, to measure the server as it runs
 	// outside tests.
 	noResponseChecks bool
+
+	pushPublicKey string          // WithPushPublicKey; "" leaves push off
+	iceServers    json.RawMessage // WithVoiceICEServers; nil leaves voice off
 }
 
 // withoutResponseChecks turns off the self-check of answers; only the throughput benchmark

@@ -110,6 +110,10 @@ func secretMembersOf(path string) []string {
 		return []string{"currentPin", "newPin"}
 	case strings.Contains(path, "/notification-channels"):
 		return []string{"secret"}
+	case strings.HasSuffix(path, "/supervisor-auth/accept"):
+		return []string{"token"} // a supervisor link, single-use but a credential until used
+	case strings.HasSuffix(path, "/push/subscriptions"):
+		return []string{"keys"} // keys.auth is the subscription's secret
 	}
 	return nil
 }

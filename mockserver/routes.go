@@ -66,6 +66,19 @@ func newRoutes() []route {
 		{opID: "tasks.suggestWorkers", method: http.MethodPost, pattern: "/tasks/suggest-workers", hasBody: true, prepare: prepSuggestWorkers},
 		{opID: "learning.status", method: http.MethodGet, pattern: "/learning/status", prepare: prepLearningStatus},
 		{opID: "learning.workerStats", method: http.MethodGet, pattern: "/learning/workers/{}", prepare: prepWorkerStats},
+		{opID: "learning.previewWeights", method: http.MethodGet, pattern: "/learning/weights/preview", query: []string{"workerId", "overrideManual", "includeUnexploredTags"}, prepare: prepPreviewWeights},
+		{opID: "learning.applyWeights", method: http.MethodPost, pattern: "/learning/weights/apply", hasBody: true, prepare: prepApplyWeights},
+		{opID: "learning.revertWeights", method: http.MethodPost, pattern: "/learning/weights/revert", hasBody: true, prepare: prepRevertWeights},
+		{opID: "learning.feedback", method: http.MethodPost, pattern: "/tasks/{}/feedback", hasBody: true, prepare: prepFeedback},
+		{opID: "learning.reward", method: http.MethodPost, pattern: "/tasks/{}/reward", hasBody: true, prepare: prepReward},
+		{opID: "learning.feedbackBulk", method: http.MethodPost, pattern: "/learning/feedback", hasBody: true, prepare: prepFeedbackBulk},
+		{opID: "learning.reset", method: http.MethodPost, pattern: "/learning/reset", prepare: prepResetLearning},
+		{opID: "stats", method: http.MethodGet, pattern: "/stats", prepare: prepStats},
+		{opID: "slaStats", method: http.MethodGet, pattern: "/stats/sla", query: []string{"tag"}, prepare: prepSLAStats},
+		{opID: "queueAudit", method: http.MethodGet, pattern: "/stats/queue-audit", query: []string{"limit", "minWaitingMs", "includeHealthy"}, prepare: prepQueueAudit},
+		{opID: "history.timeseries", method: http.MethodGet, pattern: "/stats/timeseries", query: []string{"from", "to", "bucket"}, prepare: prepTimeseries},
+		{opID: "history.workers", method: http.MethodGet, pattern: "/stats/workers", query: []string{"from", "to", "bucket", "teamId"}, prepare: prepHistoryWorkers},
+		{opID: "history.workerTimeseries", method: http.MethodGet, pattern: "/stats/workers/{}/timeseries", query: []string{"from", "to", "bucket"}, prepare: prepWorkerTimeseries},
 		{opID: "identities.create", method: http.MethodPost, pattern: "/workers/{}/identity", hasBody: true, prepare: prepSetIdentity},
 		{opID: "tasks.attachments.create", method: http.MethodPost, pattern: "/tasks/{}/attachments", hasBody: true, prepare: prepCreateAttachment},
 		{opID: "tasks.attachments.confirm", method: http.MethodPost, pattern: "/tasks/{}/attachments/{}/confirm", prepare: prepConfirmAttachment},
@@ -146,11 +159,17 @@ func newRoutes() []route {
 	}
 }
 
+// allRoutes is every plane's table; s binds the routes that need the server (nil when only
+// the table is wanted).
+func allRoutes(s *Server) []route {
+	return slices.Concat(newRoutes(), newWorkerRoutes(), newWorkerPushRoutes(s), newSupervisorRoutes(s))
+}
+
 // Operations lists the operation ids (catalogue names, as in api/openapi.json) the mock
 // server serves on both planes, sorted.
 func Operations() []string {
 	var ids []string
-	for _, rt := range append(newRoutes(), newWorkerRoutes()...) {
+	for _, rt := range allRoutes(nil) {
 		ids = append(ids, rt.opID)
 		ids = append(ids, rt.aliases...)
 	}

@@ -19,7 +19,7 @@ func TestRoutesMatchContract(t *testing.T) {
 	spec, err := contract.Default()
 	require.NoError(t, err)
 	param := regexp.MustCompile(`\{[^}]+\}`)
-	for _, rt := range append(newRoutes(), newWorkerRoutes()...) {
+	for _, rt := range allRoutes(nil) {
 		r, ok := spec.Lookup(rt.opID)
 		if !assert.True(t, ok, "%s is not in api/openapi.json", rt.opID) {
 			continue
@@ -38,7 +38,7 @@ func TestOperationsListsEveryRouteOnce(t *testing.T) {
 	ops := Operations()
 	assert.True(t, slices.IsSorted(ops))
 	assert.Equal(t, len(ops), len(slices.Compact(slices.Clone(ops))), "no duplicates")
-	assert.Len(t, ops, len(newRoutes())+len(newWorkerRoutes())+1, "every route, and tasks.setPriority")
+	assert.Len(t, ops, len(allRoutes(nil))+1, "every route, and tasks.setPriority")
 	assert.Contains(t, ops, "tasks.setPriority")
 	assert.Contains(t, ops, "worker.startBreak")
 }

@@ -40,6 +40,10 @@ type Server struct {
 	workerRoutes []route
 	sessions     sessions
 	workspaceIDs []string // parallel to keys
+	// The supervisor plane (supervisor.go) and the session planes' push targets (push.go).
+	supervisorRoutes []route
+	supervisors      supervisorStore
+	push             pushStore
 
 	// gate is held for reading by every API request from before it resolves its workspace
 	// until it is recorded, and for writing by Reset, so no request straddles a Reset.
@@ -131,19 +135,20 @@ func newServer(opts []Option) (*Server, error) {
 		return nil, fmt.Errorf("mockserver: %w", err)
 	}
 	s := &Server{
-		checks:       responseChecks{on: testing.Testing() && !cfg.noResponseChecks},
-		contract:     spec,
-		cfg:          cfg,
-		clock:        cfg.clock,
-		apiKey:       cfg.apiKey,
-		secret:       cfg.signingSecret,
-		rec:          recorder{limit: cfg.requestLog},
-		routes:       indexRoutes(newRoutes()),
-		workerRoutes: indexRoutes(newWorkerRoutes()),
-		wake:         make(chan struct{}, 1),
-		done:         make(chan struct{}),
-		loopDone:     make(chan struct{}),
+		checks:   responseChecks{on: testing.Testing() && !cfg.noResponseChecks},
+		contract: spec,
+		cfg:      cfg,
+		clock:    cfg.clock,
+		apiKey:   cfg.apiKey,
+		secret:   cfg.signingSecret,
+		rec:      recorder{limit: cfg.requestLog},
+		routes:   indexRoutes(newRoutes()),
+		wake:     make(chan struct{}, 1),
+		done:     make(chan struct{}),
+		loopDone: make(chan struct{}),
 	}
+	s.workerRoutes = indexRoutes(append(newWorkerRoutes(), newWorkerPushRoutes(s)...))
+	s.supervisorRoutes = indexRoutes(newSupervisorRoutes(s))
 	s.keys = append([]string{cfg.apiKey}, cfg.extraKeys...)
 	seen := map[string]bool{}
 	for _, k := range s.keys {
@@ -312,6 +317,8 @@ func (s *Server) Reset() {
 	defer s.mu.Unlock()
 	s.gen++
 	s.sessions.reset()
+	s.supervisors.reset()
+	s.push.reset()
 	s.workspaces = s.newWorkspaces()
 	s.faults.clear()
 	s.rec.reset()

@@ -81,7 +81,7 @@ func prepTeamTime(r *request) (op, *apiError) {
 		out := teamTimeAnswer{From: isoTime(shown.from), To: isoTime(shown.to), Workers: []teamTimeWorkerJSON{}}
 		byDay := map[string]*teamTimeDayJSON{}
 		var dayOrder []string
-		for _, id := range scope(ws, teamID, workerID) {
+		for _, id := range reportScope(ws, teamID, workerID) {
 			l := ws.time.log(id)
 			t, c := l.totals(calc, now), l.counts(calc)
 			row := teamTimeWorkerJSON{

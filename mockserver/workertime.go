@@ -348,9 +348,9 @@ func prepMyBreaksToday(r *request) (op, *apiError) {
 	}, nil
 }
 
-// scope lists the workers a workspace report covers, by id: all, one team's, or one
+// reportScope lists the workers a workspace report covers, by id: all, one team's, or one
 // worker. A filter naming nobody gives an empty report.
-func scope(ws *workspace, teamID, workerID string) []string {
+func reportScope(ws *workspace, teamID, workerID string) []string {
 	ids := ws.engine.WorkerIDs()
 	if teamID != "" {
 		t := ws.teams.find(teamID)
@@ -420,7 +420,7 @@ func presence(ws *workspace, ids []string) any {
 func prepPresence(r *request) (op, *apiError) {
 	teamID := r.query.Get("teamId")
 	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
-		return http.StatusOK, presence(ws, scope(ws, teamID, "")), nil
+		return http.StatusOK, presence(ws, reportScope(ws, teamID, "")), nil
 	}, nil
 }
 
@@ -431,7 +431,7 @@ func prepMyTeamPresence(r *request) (op, *apiError) {
 		if _, aerr := me(ws, r); aerr != nil {
 			return 0, nil, aerr
 		}
-		return http.StatusOK, presence(ws, scope(ws, "", "")), nil
+		return http.StatusOK, presence(ws, reportScope(ws, "", "")), nil
 	}, nil
 }
 
@@ -464,7 +464,7 @@ func prepBreakMetrics(r *request) (op, *apiError) {
 			BreakCount   int               `json:"breakCount"`
 			ActiveCount  int               `json:"activeCount"`
 		}{Workers: []breakMetricJSON{}}
-		for _, id := range scope(ws, teamID, workerID) {
+		for _, id := range reportScope(ws, teamID, workerID) {
 			l := ws.time.log(id)
 			t := l.totals(calc, now)
 			m := breakMetricJSON{WorkerID: id, Label: label(ws, id), Count: t.breakCount,

@@ -423,3 +423,26 @@ func TestFailedTasksCountAsOutcomes(t *testing.T) {
 	assert.Equal(t, 1, report.Workers[0].Failed)
 	assert.Equal(t, 1, report.Totals.Failed)
 }
+
+// TestSupervisorShiftsAreRecorded: a supervisor putting a worker on and off shift opens and
+// closes a shift with source "supervisor".
+func TestSupervisorShiftsAreRecorded(t *testing.T) {
+	t.Parallel()
+	clk := mockserver.NewManualClock(timeT0)
+	srv := mockserver.Start(t, mockserver.WithClock(clk))
+	c := newClient(t, srv, srv.APIKey())
+	ctx := context.Background()
+	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_1", Tags: []string{"english"}})
+	require.NoError(t, err)
+	s, _ := supervise(t, srv, mockserver.SupervisorInvite{Label: "Dana"})
+	_, err = s.SetAvailability(ctx, "agent_1", taskrouting.SupervisorAvailabilityParams{Available: true})
+	require.NoError(t, err)
+	clk.Advance(45 * time.Minute)
+	_, err = s.SetAvailability(ctx, "agent_1", taskrouting.SupervisorAvailabilityParams{Available: false})
+	require.NoError(t, err)
+
+	log, err := c.Workers.TimeEntries(ctx, "agent_1", taskrouting.TimeEntriesParams{})
+	require.NoError(t, err)
+	assert.Equal(t, []taskrouting.TimeEntry{{Type: "shift", ID: "sh_1", StartedAt: at(0), EndedAt: at(45), Duration: 45 * time.Minute,
+		Source: "supervisor", EndReason: "manual"}}, log.Entries)
+}

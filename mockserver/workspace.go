@@ -24,21 +24,23 @@ type workspace struct {
 	limits Limits
 	idem   idempotencyStore
 
-	id          string               // the workspace id worker sign-ins name
-	identities  map[string]*identity // worker sign-ins of the worker plane
-	identitySeq int                  // last identity's creation number
-	onboard     onboardingStore      // invites sent, join links, locations (onboarding.go)
-	attachments attachmentStore      // files on tasks, with the bytes storage received
-	notify      notificationStore    // notification channels and sequences
-	teams       teamStore            // teams and who is on them (teams.go)
-	time        timeline             // shifts, breaks, outcomes and corrections (timeline.go)
-	links       linkStore            // connector links (links.go)
-	flows       workflowStore        // workflows and their runs (workflows.go, workflowruns.go)
-	archive     archiveStore         // finished tasks for tasks.history (archive.go)
-	bookings    bookingStore         // tasks.booking.* (bookings.go)
-	recurring   recurringStore       // recurring templates and their deadlines (recurring.go)
-	skillCat    skillCatalog         // skills.* (skills.go)
-	sessions    *sessions            // the server's token table
+	id          string                     // the workspace id worker sign-ins name
+	identities  map[string]*identity       // worker sign-ins of the worker plane
+	identitySeq int                        // last identity's creation number
+	onboard     onboardingStore            // invites sent, join links, locations (onboarding.go)
+	attachments attachmentStore            // files on tasks, with the bytes storage received
+	notify      notificationStore          // notification channels and sequences
+	teams       teamStore                  // teams and who is on them (teams.go)
+	time        timeline                   // shifts, breaks, outcomes and corrections (timeline.go)
+	links       linkStore                  // connector links (links.go)
+	flows       workflowStore              // workflows and their runs (workflows.go, workflowruns.go)
+	archive     archiveStore               // finished tasks for tasks.history (archive.go)
+	bookings    bookingStore               // tasks.booking.* (bookings.go)
+	recurring   recurringStore             // recurring templates and their deadlines (recurring.go)
+	skillCat    skillCatalog               // skills.* (skills.go)
+	sessions    *sessions                  // the server's token table
+	learnSnaps  map[string]*weightSnapshot // learning.applyWeights snapshots by worker (learnwrite.go)
+	ledger      ledger                     // what happened, for stats and history (ledger.go)
 
 	// Usage counted here so quota headers cost O(1) per answer.
 	openTasks   int
@@ -104,7 +106,8 @@ func (ws *workspace) newID(prefix string) string {
 // keeps the usage counters in step with them.
 func (ws *workspace) publish(res match.Result) {
 	ws.time.observeEvents(res.Events)
-	for _, ev := range res.Events {
+	for i, ev := range res.Events {
+		ws.ledger.record(&res.Events[i])
 		switch ev.Kind {
 		case match.EventTaskCompleted, match.EventTaskCancelled, match.EventTaskFailed, match.EventTaskDropped:
 			ws.openTasks--

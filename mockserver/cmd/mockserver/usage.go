@@ -27,6 +27,11 @@ bearer token (an -extra-api-key is refused: they act on every workspace); never 
   GET    /_mock/outbox          {"mail": [invites sent, with the token a worker would receive]}
   POST   /_mock/flush           204 once no webhook attempt is in flight
   POST   /_mock/reset           forget all state (keys, secret, webhook urls, clock kept)
+  POST   /_mock/supervisor-links  {"workspaceId","label","email","teamId"} (all optional): a
+                                single-use supervisor link {"token",...} to redeem at
+                                POST /v1/supervisor-auth/accept
+  GET    /_mock/supervisor-links  {"links": [every link made, "redeemedAt" once used]}
+  GET    /_mock/push-registrations  {"registrations": [stored push targets; never sent to]}
 
 With -manual-clock a failed webhook attempt waits for its retry until the clock is advanced,
 and every later event to that url waits behind it; the log says so.

@@ -67,7 +67,7 @@ func TestHelpListsTheAdminEndpoints(t *testing.T) {
 	var stderr bytes.Buffer
 	err := run(t.Context(), []string{"-h"}, io.Discard, &stderr)
 	require.True(t, errors.Is(err, flag.ErrHelp), "%v", err)
-	for _, want := range []string{"-log-level", "-log-format", "POST   /_mock/clock/advance", "POST   /_mock/reset", "GET    /_mock/deliveries", "adminUrl"} {
+	for _, want := range []string{"-log-level", "-log-format", "POST   /_mock/clock/advance", "POST   /_mock/reset", "GET    /_mock/deliveries", "POST   /_mock/supervisor-links", "adminUrl"} {
 		assert.Contains(t, stderr.String(), want)
 	}
 }
