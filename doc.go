@@ -14,7 +14,10 @@
 // suggest workers, a dry-run Check, the History of finished tasks, bookings
 // of slotted tasks in Tasks.Booking and recurring templates in
 // Tasks.Recurring), Client.Workers (upsert, patch, get, list, availability,
-// queue, remove, sign-in identities and email invites), Client.Decisions
+// queue, remove, sign-in identities and email invites, the working-time
+// record and its corrections, metrics, break metrics, connector links,
+// offboarding), Client.Teams (teams, presence, the team time report),
+// Client.Decisions
 // (accept, reject, complete, the decision log), Client.Notifications
 // (channels: where notifications go; sequences: when), Client.Workflows
 // (definitions, starting runs), Client.Runs (a run's state and steps, cancel,
@@ -25,7 +28,7 @@
 // Client.JoinLinks (links workers join by). A
 // WorkerClient is the worker plane: one worker, signed in with a PIN
 // (Login), by accepting an invite (AcceptInvite) or by a join link (Join),
-// acting for itself. Its session expires; the client refreshes it on its own
+// acting for itself and reading its own time and metrics. Its session expires; the client refreshes it on its own
 // before then (Refresh, WithClock), and a saved session can be resumed
 // (Session, Resume). A SupervisorClient is the supervisor plane: a crew lead,
 // signed in by redeeming a single-use link (AcceptInvite), who reads the live

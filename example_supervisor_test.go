@@ -134,6 +134,38 @@ func ExampleSupervisorClient_SetPriority() {
 	// t1 priority 90
 }
 
+// A task parked after too many rejections goes back into matching from the
+// floor, as Tasks.Unpark does from the workspace plane.
+func ExampleSupervisorClient_Unpark() {
+	c, sb := newSandbox()
+	defer sb.Close()
+	ctx := context.Background()
+	sb.worker("agent_1", "billing")
+	sb.worker("agent_2", "billing")
+	_, err := c.Tasks.Create(ctx, taskrouting.CreateTaskParams{
+		ID: "task_1", Tags: []string{"billing"},
+		SLA: taskrouting.Some(taskrouting.SLA{MaxRejections: 1, OnMaxRejections: taskrouting.MaxRejectionsPark}),
+	})
+	if err != nil {
+		panic(err)
+	}
+	if _, err := c.Decisions.Reject(ctx, "task_1", "agent_1"); err != nil {
+		panic(err)
+	}
+
+	ref, err := sb.supervisor().Unpark(ctx, "task_1", taskrouting.UnparkTaskParams{ResetSLA: taskrouting.Ptr(true)})
+	if err != nil {
+		panic(err)
+	}
+	t, err := c.Tasks.Get(ctx, "task_1")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(ref.Status, t.Status, t.WorkerID)
+	// Output:
+	// queued pending agent_2
+}
+
 func ExampleSupervisorClient_Assign() {
 	_, sb := newSandbox()
 	defer sb.Close()

@@ -337,6 +337,24 @@ func (s *SupervisorClient) SetPriority(ctx context.Context, taskID string, prior
 	return out, nil
 }
 
+// Unpark brings a parked task back into matching, with the same clock
+// resets as Tasks.Unpark, and answers the same way (usually queued; parked
+// or expired when a clock that was not reset is already over). A task
+// outside the supervisor's team is a 403 (ErrForbidden); a task that is not
+// parked is a 409 (ErrInvalidState).
+//
+// API: supervisor.unpark, POST /supervisor/tasks/{id}/unpark
+func (s *SupervisorClient) Unpark(ctx context.Context, taskID string, p UnparkTaskParams, opts ...RequestOption) (*TaskRef, error) {
+	if err := checkID("taskID", taskID); err != nil {
+		return nil, err
+	}
+	out := new(TaskRef)
+	if err := s.action(ctx, escapePath("/supervisor/tasks/", taskID, "/unpark"), p, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // Assign offers a task to one worker. Both must be in the supervisor's
 // scope (else 403, ErrForbidden). A refusal by the matcher (the worker is
 // paused, its backlog is full, it is vetoed or rejected the task) is 400

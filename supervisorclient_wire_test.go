@@ -77,6 +77,9 @@ var sessionCases = []struct {
 	{"set priority escapes the id", "supervisor.setPriority", "supervisor", func(ctx context.Context, s *SupervisorClient, _ *WorkerClient) (any, error) {
 		return s.SetPriority(ctx, "a/../b", 99)
 	}, "POST", "/supervisor/tasks/a%2F..%2Fb/priority", `{"priority":99}`, 200, `{"id":"a/../b","priority":99}`, &TaskPriority{ID: "a/../b", Priority: 99}},
+	{"unpark with clock resets", "supervisor.unpark", "supervisor", func(ctx context.Context, s *SupervisorClient, _ *WorkerClient) (any, error) {
+		return s.Unpark(ctx, "t1", UnparkTaskParams{ResetSLA: Ptr(true)})
+	}, "POST", "/supervisor/tasks/t1/unpark", `{"resetSla":true}`, 200, `{"id":"t1","status":"queued"}`, &TaskRef{ID: "t1", Status: "queued"}},
 	{"assign leaves force out unless set", "supervisor.assign", "supervisor", func(ctx context.Context, s *SupervisorClient, _ *WorkerClient) (any, error) {
 		return s.Assign(ctx, "t1", "agent_1", SupervisorAssignParams{})
 	}, "POST", "/supervisor/tasks/t1/assign", `{"workerId":"agent_1"}`, 200, `{"id":"t1","workerId":"agent_1","status":"pending"}`,
@@ -221,6 +224,10 @@ func TestSupervisorActionsAreNotRetried(t *testing.T) {
 		}, 1},
 		{"set priority", func(ctx context.Context, s *SupervisorClient) error {
 			_, err := s.SetPriority(ctx, "t1", 5)
+			return err
+		}, 1},
+		{"unpark", func(ctx context.Context, s *SupervisorClient) error {
+			_, err := s.Unpark(ctx, "t1", UnparkTaskParams{})
 			return err
 		}, 1},
 		{"set availability", func(ctx context.Context, s *SupervisorClient) error {

@@ -20,11 +20,19 @@
 // wt_ token that reaches only that worker of that workspace: /portal/me, its availability,
 // its queue, its own tasks (any other task is 404), accept/reject/complete, the comments and
 // attachments of its own tasks (the workspace plane's stores; no remove), and breaks (no
-// new offers during one; worker.break_started and worker.break_ended events). Its answers
+// new offers during one; worker.break_started and worker.break_ended events), and its own
+// time record and metrics. Its answers
 // carry no quota headers and its POSTs no idempotency keys. A wrong PIN, workspace or worker
 // is one 401 invalid_credentials; a revoked or unknown token, or a removed worker or sign-in,
 // is 401 unauthorized. WorkspaceID names the sandbox workspace ("ws_sandbox"). PINs are kept
 // only as hashes.
+//
+// # Worker time
+//
+// Every workspace keeps a timeline (docs/contract.md, "Worker time"): a shift is open while a
+// worker is available, breaks come from the worker plane, and task events are each worker's
+// outcomes, all on the server's clock. Time entries, metrics, presence, break metrics and the
+// team report are computed from it; corrections change it and keep a trail.
 //
 // # Time
 //

@@ -223,6 +223,7 @@ func newSupervisorRoutes(s *Server) []route {
 		{opID: "supervisor.me", method: http.MethodGet, pattern: "/supervisor/me", prepare: prepSupervisorMe},
 		{opID: "supervisor.overview", method: http.MethodGet, pattern: "/supervisor/overview", prepare: prepSupervisorOverview},
 		{opID: "supervisor.setPriority", method: http.MethodPost, pattern: "/supervisor/tasks/{}/priority", hasBody: true, prepare: prepSupervisorPriority},
+		{opID: "supervisor.unpark", method: http.MethodPost, pattern: "/supervisor/tasks/{}/unpark", hasBody: true, prepare: prepSupervisorUnpark},
 		{opID: "supervisor.assign", method: http.MethodPost, pattern: "/supervisor/tasks/{}/assign", hasBody: true, prepare: prepSupervisorAssign},
 		{opID: "supervisor.setAvailability", method: http.MethodPost, pattern: "/supervisor/workers/{}/availability", hasBody: true, prepare: prepSupervisorAvailability},
 		{opID: "supervisor.voiceIce", method: http.MethodGet, pattern: "/supervisor/voice/ice", prepare: s.prepVoiceICE},

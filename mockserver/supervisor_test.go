@@ -618,3 +618,55 @@ func TestSupervisorBoardParked(t *testing.T) {
 		t.Errorf("parked (-want +got):\n%s", d)
 	}
 }
+
+// TestSupervisorUnpark: a supervisor unparks a parked task of its team as tasks.unpark does
+// (same answer, same task.unparked event, the task offered again); a task of another team is
+// 403 and stays parked; a task that is not parked is 409.
+func TestSupervisorUnpark(t *testing.T) {
+	t.Parallel()
+	t0 := time.UnixMilli(1763700000000).UTC()
+	srv := mockserver.Start(t, mockserver.WithClock(mockserver.NewManualClock(t0)))
+	ctx := context.Background()
+	c := newClient(t, srv, srv.APIKey())
+	team, err := c.Teams.Create(ctx, taskrouting.CreateTeamParams{Key: "billing", Name: "Billing"})
+	require.NoError(t, err)
+	for _, id := range []string{"agent_1", "agent_2"} {
+		_, err = c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: id, Tags: []string{"billing", team.Tag}, Available: taskrouting.Ptr(true)})
+		require.NoError(t, err)
+	}
+	_, err = c.Teams.SetMembers(ctx, team.ID, []string{"agent_1", "agent_2"})
+	require.NoError(t, err)
+	parkOnReject := taskrouting.Some(taskrouting.SLA{MaxRejections: 1, OnMaxRejections: taskrouting.MaxRejectionsPark})
+	for id, tags := range map[string][]string{"ours": {"billing", team.Tag}, "theirs": {"billing"}} {
+		_, err = c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: id, Tags: tags, SLA: parkOnReject})
+		require.NoError(t, err)
+		task, err := c.Tasks.Get(ctx, id)
+		require.NoError(t, err)
+		_, err = c.Decisions.Reject(ctx, id, task.WorkerID)
+		require.NoError(t, err)
+	}
+	parked, err := c.Tasks.Parked(ctx)
+	require.NoError(t, err)
+	require.Equal(t, 2, parked.Count)
+
+	s, _ := supervise(t, srv, mockserver.SupervisorInvite{TeamID: team.ID})
+	before := len(srv.Events())
+	ref, err := s.Unpark(ctx, "ours", taskrouting.UnparkTaskParams{ResetSLA: taskrouting.Ptr(true)})
+	require.NoError(t, err)
+	assert.Equal(t, &taskrouting.TaskRef{ID: "ours", Status: "queued"}, ref)
+	kinds := supervisorEvents(srv.Events()[before:])
+	require.NotEmpty(t, kinds)
+	assert.Equal(t, "task.unparked ours ", kinds[0])
+	task, err := c.Tasks.Get(ctx, "ours")
+	require.NoError(t, err)
+	assert.Equal(t, taskrouting.TaskStatusPending, task.Status, "offered again: the rejecting worker is out, the other one is free")
+
+	_, err = s.Unpark(ctx, "theirs", taskrouting.UnparkTaskParams{})
+	assert.ErrorIs(t, err, taskrouting.ErrForbidden)
+	_, err = s.Unpark(ctx, "ours", taskrouting.UnparkTaskParams{})
+	assert.ErrorIs(t, err, taskrouting.ErrInvalidState, "no longer parked")
+	parked, err = c.Tasks.Parked(ctx)
+	require.NoError(t, err)
+	require.Len(t, parked.Tasks, 1)
+	assert.Equal(t, "theirs", parked.Tasks[0].ID)
+}

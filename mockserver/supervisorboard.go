@@ -155,6 +155,27 @@ func prepSupervisorPriority(r *request) (op, *apiError) {
 	}, nil
 }
 
+// prepSupervisorUnpark is the workspace plane's tasks.unpark within the supervisor's scope:
+// the same clock resets, the same answer, the same task.unparked event.
+func prepSupervisorUnpark(r *request) (op, *apiError) {
+	var b struct {
+		ResetEscalation bool `json:"resetEscalation"`
+		ResetSLA        bool `json:"resetSla"`
+		ResetSchedule   bool `json:"resetSchedule"`
+	}
+	if err := decodeBody(r.body, &b); err != nil {
+		return nil, err
+	}
+	opts := match.UnparkOptions{ResetEscalation: b.ResetEscalation, ResetSLA: b.ResetSLA, ResetSchedule: b.ResetSchedule}
+	taskID := r.params[0]
+	return func(ws *workspace, now time.Time) (int, any, *apiError) {
+		if aerr := supervisedTask(ws, scopeOf(ws, r.supervisor), taskID); aerr != nil {
+			return 0, nil, aerr
+		}
+		return ws.unpark(now, taskID, opts)
+	}, nil
+}
+
 type supervisorAssignAnswer struct {
 	ID       string `json:"id"`
 	WorkerID string `json:"workerId"`
@@ -230,6 +251,7 @@ func prepSupervisorAvailability(r *request) (op, *apiError) {
 		if err != nil {
 			return 0, nil, matchError(err)
 		}
+		ws.observeWorker(now, workerID, sourceSupervisor)
 		// Always present: an empty list is how the caller sees the backlog held.
 		return http.StatusOK, supervisorAvailabilityAnswer{WorkerID: workerID, Available: available, ReleasedTaskIDs: orEmpty(res.ReleasedTaskIDs)}, nil
 	}, nil

@@ -50,6 +50,11 @@ func newWorkerRoutes() []route {
 		{opID: "worker.attachments.confirm", method: http.MethodPost, pattern: "/portal/tasks/{}/attachments/{}/confirm", prepare: onMyTask(prepConfirmAttachment)},
 		{opID: "worker.attachments.list", method: http.MethodGet, pattern: "/portal/tasks/{}/attachments", prepare: onMyTask(prepListAttachments)},
 		{opID: "worker.attachments.download", method: http.MethodGet, pattern: "/portal/tasks/{}/attachments/{}/download", prepare: onMyTask(prepDownloadAttachment)},
+		{opID: "worker.breaksToday", method: http.MethodGet, pattern: "/portal/breaks/today", prepare: prepMyBreaksToday},
+		{opID: "worker.metricsToday", method: http.MethodGet, pattern: "/portal/metrics/today", prepare: prepMyMetricsToday},
+		{opID: "worker.metricsWindow", method: http.MethodGet, pattern: "/portal/metrics", query: []string{"window"}, prepare: prepMyMetricsWindow},
+		{opID: "worker.timeEntries", method: http.MethodGet, pattern: "/portal/me/time-entries", prepare: prepMyTimeEntries},
+		{opID: "worker.teamPresence", method: http.MethodGet, pattern: "/portal/team/presence", prepare: prepMyTeamPresence},
 	}
 }
 
@@ -191,6 +196,7 @@ func prepMyAvailability(r *request) (op, *apiError) {
 		if err != nil {
 			return 0, nil, matchError(err)
 		}
+		ws.observeWorker(now, r.worker, sourcePortal)
 		return http.StatusOK, map[string]any{"workerId": r.worker, "available": available}, nil
 	}, nil
 }

@@ -180,6 +180,7 @@ func (ws *workspace) writeWorker(now time.Time, in match.WorkerInput, patch bool
 	if res.Created {
 		ws.workers++
 	}
+	ws.observeWorker(now, in.ID, sourceOperator)
 	ws.retag(old.Tags, newTags)
 	if teamIDs != nil {
 		ws.teams.setWorkerTeams(in.ID, teamIDs, now)
@@ -249,6 +250,7 @@ func prepSetAvailability(r *request) (op, *apiError) {
 		if err != nil {
 			return 0, nil, matchError(err)
 		}
+		ws.observeWorker(now, id, sourceOperator)
 		if ident := ws.identities[id]; available && ident != nil {
 			ident.pendingApproval = false // an operator putting a joined worker on shift admits them
 		}
@@ -290,6 +292,8 @@ func prepRemoveWorker(r *request) (op, *apiError) {
 		ws.retag(old.Tags, nil)
 		delete(ws.identities, id)
 		ws.teams.dropWorker(id)
+		ws.time.workerGone(now, id)
+		ws.links.dropWorker(id)
 		ws.sessions.revokeWorker(ws, id, "")
 		return http.StatusNoContent, nil, nil
 	}, nil

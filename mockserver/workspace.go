@@ -31,6 +31,8 @@ type workspace struct {
 	attachments attachmentStore            // files on tasks, with the bytes storage received
 	notify      notificationStore          // notification channels and sequences
 	teams       teamStore                  // teams and who is on them (teams.go)
+	time        timeline                   // shifts, breaks, outcomes and corrections (timeline.go)
+	links       linkStore                  // connector links (links.go)
 	flows       workflowStore              // workflows and their runs (workflows.go, workflowruns.go)
 	archive     archiveStore               // finished tasks for tasks.history (archive.go)
 	bookings    bookingStore               // tasks.booking.* (bookings.go)
@@ -103,6 +105,7 @@ func (ws *workspace) newID(prefix string) string {
 // publish turns the matcher's events into webhook events (in the matcher's total order) and
 // keeps the usage counters in step with them.
 func (ws *workspace) publish(res match.Result) {
+	ws.time.observeEvents(res.Events)
 	for i, ev := range res.Events {
 		ws.ledger.record(&res.Events[i])
 		switch ev.Kind {
