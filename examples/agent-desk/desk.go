@@ -19,10 +19,13 @@ type desk struct {
 }
 
 // signIn logs in with the sign-in the workspace gave the worker: POST /worker-auth/login.
+// The session expires; the client refreshes it on its own in the last fifth of its life.
 func (d *desk) signIn(ctx context.Context, workspaceID, workerID, pin string) error {
-	if _, err := d.w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: workspaceID, WorkerID: workerID, PIN: pin}); err != nil {
+	sess, err := d.w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: workspaceID, WorkerID: workerID, PIN: pin})
+	if err != nil {
 		return fmt.Errorf("sign in: %w", err)
 	}
+	d.say("session for %s, valid for %s", sess.WorkerID, sess.ExpiresAt.Sub(time.Now()).Round(time.Hour))
 	me, err := d.w.Me(ctx)
 	if err != nil {
 		return fmt.Errorf("me: %w", err)
@@ -74,11 +77,43 @@ func (d *desk) work(ctx context.Context) error {
 	if _, err := d.w.Accept(ctx, id); err != nil {
 		return fmt.Errorf("accept %s: %w", id, err)
 	}
+	// A note for whoever reads the task later (the supervisor, the next worker).
+	if _, err := d.w.AddComment(ctx, id, "customer confirmed by chat"); err != nil {
+		return fmt.Errorf("comment on %s: %w", id, err)
+	}
 	if _, err := d.w.Complete(ctx, id, map[string]any{"resolved": true}); err != nil {
 		return fmt.Errorf("complete %s: %w", id, err)
 	}
 	d.completed++
-	d.say("accepted and completed %s", id)
+	d.say("accepted, commented and completed %s", id)
+	return nil
+}
+
+// refresh renews the session before a long stretch of work (the client would do it on its
+// own near the end of the session; a desk may also do it at a moment of its choosing).
+func (d *desk) refresh(ctx context.Context) error {
+	ok, err := d.w.Refresh(ctx)
+	if err != nil {
+		return fmt.Errorf("refresh: %w", err)
+	}
+	if !ok {
+		return fmt.Errorf("refresh: the session is over; sign in again")
+	}
+	d.say("session refreshed")
+	return nil
+}
+
+// today prints the worker's own day as the server counted it.
+func (d *desk) today(ctx context.Context) error {
+	day, err := d.w.MetricsToday(ctx)
+	if err != nil {
+		return fmt.Errorf("metrics today: %w", err)
+	}
+	breaks, err := d.w.BreaksToday(ctx)
+	if err != nil {
+		return fmt.Errorf("breaks today: %w", err)
+	}
+	d.say("today: %d tasks completed, %d shift(s), %d break(s)", day.CompletedTasks, day.ShiftCount, len(breaks.Breaks))
 	return nil
 }
 

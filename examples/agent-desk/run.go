@@ -91,7 +91,13 @@ func run(ctx context.Context, out io.Writer) error {
 	d.say("break ended")
 
 	fmt.Fprintln(out, "\nafter the break:")
+	if err := d.refresh(ctx); err != nil {
+		return err
+	}
 	if err := d.work(ctx); err != nil {
+		return err
+	}
+	if err := d.today(ctx); err != nil {
 		return err
 	}
 	// kim finishes the task she took while sam was away.
