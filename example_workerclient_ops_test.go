@@ -51,7 +51,7 @@ func ExampleWorkerClient_Logout() {
 	fmt.Println(err)
 	// Output:
 	// signed in: false
-	// taskrouting: worker client is not signed in
+	// taskrouting: client is not signed in
 }
 
 func ExampleWorkerClient_Me() {

@@ -97,11 +97,11 @@
 //
 // # What the server only stores
 //
-// meta, title, description, sla (checked: expireAfterMs >= 1, maxRejections 1-100,
-// onMaxRejections park|fail|keep; not acted on: tasks never fail or park), schedule (checked:
-// notBefore/notAfter epoch ms; not acted on: tasks are matched at once), and the platform
-// members context, references and slot, each held to api/openapi.json's schema; a slot's
-// times, a recurrence's windowMs and onMiss are not acted on. Workers have no meta. A team's
+// meta, title, description, and the platform members context, references and slot, each
+// held to api/openapi.json's schema; sla.completeWithinMs with onCompletionBreach, escalation
+// tiers and offerCooldownMs, a slot's times, and a recurrence's windowMs and onMiss are
+// stored and echoed but not acted on (the other sla, schedule and escalation members are:
+// see the task clocks above). Workers have no meta. A team's
 // derived tag is stored, not matched on.
 //
 // # Skills, teams, place and network

@@ -9,8 +9,9 @@ import (
 	"github.com/taskrouting/taskrouting-go/internal/match"
 )
 
-// createTaskBody is CreateTaskInput of api/openapi.json. Members the matcher does not act
-// on yet are kept as raw JSON, stored and echoed as sent (compacted).
+// createTaskBody is CreateTaskInput of api/openapi.json. Members read by other files
+// (clocks, routing, bookings) and members only stored are kept as raw JSON and echoed as sent
+// (compacted).
 type createTaskBody struct {
 	ID              string             `json:"id"`
 	Tags            []string           `json:"tags"`
