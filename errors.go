@@ -28,8 +28,8 @@ var (
 	// reads (16 MiB), so it was not decoded.
 	ErrResponseTooLarge = errors.New("taskrouting: response too large")
 	// Worker plane (WorkerClient).
-	ErrInvalidCredentials = errors.New("taskrouting: invalid credentials")            // 401 invalid_credentials
-	ErrBreakAlreadyOpen   = errors.New("taskrouting: break already open")             // 409 break_already_open
+	ErrInvalidCredentials = errors.New("taskrouting: invalid credentials")     // 401 invalid_credentials
+	ErrBreakAlreadyOpen   = errors.New("taskrouting: break already open")      // 409 break_already_open
 	ErrNotSignedIn        = errors.New("taskrouting: client is not signed in") // WorkerClient or SupervisorClient without a session token: no request sent
 	// Onboarding and the worker's own profile.
 	ErrInvalidToken      = errors.New("taskrouting: invalid invite or join token") // 400 invalid_token: unknown, used, expired or revoked (also a supervisor link)
