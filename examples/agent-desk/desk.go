@@ -25,7 +25,7 @@ func (d *desk) signIn(ctx context.Context, workspaceID, workerID, pin string) er
 	if err != nil {
 		return fmt.Errorf("sign in: %w", err)
 	}
-	d.say("session for %s, valid for %s", sess.WorkerID, sess.ExpiresAt.Sub(time.Now()).Round(time.Hour))
+	d.say("session for %s, valid for %s", sess.WorkerID, time.Until(sess.ExpiresAt).Round(time.Hour))
 	me, err := d.w.Me(ctx)
 	if err != nil {
 		return fmt.Errorf("me: %w", err)
