@@ -34,7 +34,7 @@ func run(ctx context.Context, out io.Writer) error {
 		return err
 	}
 
-	// The owner makes a link for the billing team's lead; the lead's client redeems it.
+	// The owner makes a link for the billing team's lead, whose client redeems it.
 	link, err := srv.InviteSupervisor(mockserver.SupervisorInvite{Label: "Dana", TeamID: team.ID})
 	if err != nil {
 		return fmt.Errorf("invite: %w", err)
