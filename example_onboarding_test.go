@@ -346,6 +346,31 @@ func ExampleWorkerClient_SetPreferences() {
 	// Output: agent_1 "de" false
 }
 
+// SkillCatalog lists the skills an operator has created, for the worker
+// to pick from with SetSkills.
+func ExampleWorkerClient_SkillCatalog() {
+	c, sb := newSandbox()
+	defer sb.Close()
+	ctx := context.Background()
+	for _, key := range []string{"welsh", "billing"} {
+		if _, err := c.Skills.Create(ctx, taskrouting.CreateSkillParams{Key: key, Name: strings.ToUpper(key[:1]) + key[1:]}); err != nil {
+			panic(err)
+		}
+	}
+	sb.worker("agent_1")
+
+	catalog, err := sb.signIn("agent_1").SkillCatalog(ctx)
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range catalog {
+		fmt.Println(s.Key, s.Name)
+	}
+	// Output:
+	// billing Billing
+	// welsh Welsh
+}
+
 // A worker picks their own skills from the catalogue, with levels.
 func ExampleWorkerClient_SetSkills() {
 	c, sb := newSandbox()

@@ -248,6 +248,32 @@ func ExampleSupervisorClient_PushSubscribe() {
 	// stored: 0
 }
 
+// PushUnsubscribe drops a subscription by its endpoint alone, as a
+// service worker does when the browser reports a change.
+func ExampleSupervisorClient_PushUnsubscribe() {
+	_, sb := newSandbox(mockserver.WithPushPublicKey("BEl6_vapid_public_key"))
+	defer sb.Close()
+	s := sb.supervisor()
+	ctx := context.Background()
+	for _, endpoint := range []string{"https://push.example/laptop", "https://push.example/phone"} {
+		if err := s.PushSubscribe(ctx, taskrouting.PushSubscriptionParams{Endpoint: endpoint, P256dh: "BPk3", Auth: "secret"}); err != nil {
+			panic(err)
+		}
+	}
+
+	if err := s.PushUnsubscribe(ctx, "https://push.example/laptop"); err != nil {
+		panic(err)
+	}
+	for _, reg := range sb.srv.PushRegistrations() {
+		fmt.Println("left:", reg.Endpoint)
+	}
+	// An endpoint already gone is not an error.
+	fmt.Println("again:", s.PushUnsubscribe(ctx, "https://push.example/laptop"))
+	// Output:
+	// left: https://push.example/phone
+	// again: <nil>
+}
+
 func ExampleWorkerClient_PushSubscribe() {
 	_, sb := newSandbox(mockserver.WithPushPublicKey("BEl6_vapid_public_key"))
 	defer sb.Close()
@@ -292,6 +318,70 @@ func ExampleWorkerClient_RegisterDevice() {
 	// Output:
 	// registered android device
 	// stored: 0
+}
+
+// PushConfig tells a worker app whether to offer web push at all, and the
+// VAPID public key to subscribe the browser with.
+func ExampleWorkerClient_PushConfig() {
+	_, sb := newSandbox(mockserver.WithPushPublicKey("BEl6_vapid_public_key"))
+	defer sb.Close()
+	sb.worker("agent_1")
+
+	cfg, err := sb.signIn("agent_1").PushConfig(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("push enabled:", cfg.Enabled, "key:", cfg.PublicKey)
+	// Output:
+	// push enabled: true key: BEl6_vapid_public_key
+}
+
+// PushUnsubscribe drops one of the worker's browser subscriptions by its
+// endpoint; the others stay.
+func ExampleWorkerClient_PushUnsubscribe() {
+	_, sb := newSandbox(mockserver.WithPushPublicKey("BEl6_vapid_public_key"))
+	defer sb.Close()
+	sb.worker("agent_1")
+	w := sb.signIn("agent_1")
+	ctx := context.Background()
+	for _, endpoint := range []string{"https://push.example/laptop", "https://push.example/phone"} {
+		if _, err := w.PushSubscribe(ctx, taskrouting.PushSubscriptionParams{Endpoint: endpoint, P256dh: "BPk3", Auth: "secret"}); err != nil {
+			panic(err)
+		}
+	}
+
+	if err := w.PushUnsubscribe(ctx, "https://push.example/laptop"); err != nil {
+		panic(err)
+	}
+	for _, reg := range sb.srv.PushRegistrations() {
+		fmt.Println(reg.OwnerID, "left:", reg.Endpoint)
+	}
+	// An endpoint already gone is not an error.
+	fmt.Println("again:", w.PushUnsubscribe(ctx, "https://push.example/laptop"))
+	// Output:
+	// agent_1 left: https://push.example/phone
+	// again: <nil>
+}
+
+// UnregisterDevice removes a native app's push token, on sign-out say.
+func ExampleWorkerClient_UnregisterDevice() {
+	_, sb := newSandbox()
+	defer sb.Close()
+	sb.worker("agent_1")
+	w := sb.signIn("agent_1")
+	ctx := context.Background()
+	for _, token := range []string{"ExponentPushToken[phone]", "ExponentPushToken[tablet]"} {
+		if _, err := w.RegisterDevice(ctx, token, "android"); err != nil {
+			panic(err)
+		}
+	}
+
+	if err := w.UnregisterDevice(ctx, "ExponentPushToken[tablet]"); err != nil {
+		panic(err)
+	}
+	fmt.Println("devices left:", len(sb.srv.PushRegistrations()))
+	// Output:
+	// devices left: 1
 }
 
 func ExampleWorkerClient_VoiceICE() {
