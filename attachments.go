@@ -137,65 +137,108 @@ func (p CreateAttachmentParams) validate() error {
 // AttachmentsService is the files on a task: Client.Tasks.Attachments.
 type AttachmentsService struct{ c *Client }
 
-// Create declares a file on a task and returns where to PUT its bytes; the
-// attachment stays pending until Confirm. Upload does all three steps.
-//
-// API: tasks.attachments.create, POST /tasks/{id}/attachments
-func (s *AttachmentsService) Create(ctx context.Context, taskID string, p CreateAttachmentParams, opts ...RequestOption) (*CreatedAttachment, error) {
-	if err := firstError(checkID("taskID", taskID), p.validate()); err != nil {
+func (s *AttachmentsService) files() taskFiles { return taskFiles{c: s.c, prefix: "/tasks/"} }
+
+// taskFiles are the calls both planes make on a task's files; they differ only in the path
+// prefix ("/tasks/" with the API key, "/portal/tasks/" with a worker session). The
+// exported services keep their own doc comments and parameter types and delegate here.
+type taskFiles struct {
+	c      *Client
+	prefix string
+}
+
+func (f taskFiles) create(ctx context.Context, taskID string, body any, invalid error, opts []RequestOption) (*CreatedAttachment, error) {
+	if err := firstError(checkID("taskID", taskID), invalid); err != nil {
 		return nil, err
 	}
 	out := new(CreatedAttachment)
-	if err := s.c.call(ctx, "POST", escapePath("/tasks/", taskID, "/attachments"), nil, p, out, opts); err != nil {
+	if err := f.c.call(ctx, "POST", escapePath(f.prefix, taskID, "/attachments"), nil, body, out, opts); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// Confirm marks an uploaded attachment ready.
-//
-// API: tasks.attachments.confirm, POST /tasks/{id}/attachments/{attachmentId}/confirm
-func (s *AttachmentsService) Confirm(ctx context.Context, taskID, attachmentID string, opts ...RequestOption) (*Attachment, error) {
+func (f taskFiles) confirm(ctx context.Context, taskID, attachmentID string, opts []RequestOption) (*Attachment, error) {
 	if err := firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)); err != nil {
 		return nil, err
 	}
 	var out struct {
 		Attachment Attachment `json:"attachment"`
 	}
-	if err := s.c.call(ctx, "POST", escapePath("/tasks/", taskID, "/attachments/", attachmentID, "/confirm"), nil, nil, &out, opts); err != nil {
+	if err := f.c.call(ctx, "POST", escapePath(f.prefix, taskID, "/attachments/", attachmentID, "/confirm"), nil, nil, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out.Attachment, nil
 }
 
-// List returns a task's attachments, pending ones included.
-//
-// API: tasks.attachments.list, GET /tasks/{id}/attachments
-func (s *AttachmentsService) List(ctx context.Context, taskID string, opts ...RequestOption) ([]Attachment, error) {
+func (f taskFiles) list(ctx context.Context, taskID string, opts []RequestOption) ([]Attachment, error) {
 	if err := checkID("taskID", taskID); err != nil {
 		return nil, err
 	}
 	var out struct {
 		Attachments []Attachment `json:"attachments"`
 	}
-	if err := s.c.call(ctx, "GET", escapePath("/tasks/", taskID, "/attachments"), nil, nil, &out, opts); err != nil {
+	if err := f.c.call(ctx, "GET", escapePath(f.prefix, taskID, "/attachments"), nil, nil, &out, opts); err != nil {
 		return nil, err
 	}
 	return out.Attachments, nil
+}
+
+func (f taskFiles) download(ctx context.Context, taskID, attachmentID string, opts []RequestOption) (*AttachmentDownload, error) {
+	if err := firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)); err != nil {
+		return nil, err
+	}
+	out := new(AttachmentDownload)
+	if err := f.c.call(ctx, "GET", escapePath(f.prefix, taskID, "/attachments/", attachmentID, "/download"), nil, nil, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// upload is the composite: create (the caller's create, with its own parameter type), PUT the
+// bytes to storage, confirm.
+func (f taskFiles) upload(ctx context.Context, taskID string, data []byte, create func() (*CreatedAttachment, error), opts []RequestOption) (*Attachment, error) {
+	created, err := create()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := f.c.callConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := put(ctx, cfg.httpClient, created.Upload, data); err != nil {
+		return nil, err
+	}
+	return f.confirm(ctx, taskID, created.Attachment.ID, opts)
+}
+
+// Create declares a file on a task and returns where to PUT its bytes; the
+// attachment stays pending until Confirm. Upload does all three steps.
+//
+// API: tasks.attachments.create, POST /tasks/{id}/attachments
+func (s *AttachmentsService) Create(ctx context.Context, taskID string, p CreateAttachmentParams, opts ...RequestOption) (*CreatedAttachment, error) {
+	return s.files().create(ctx, taskID, p, p.validate(), opts)
+}
+
+// Confirm marks an uploaded attachment ready.
+//
+// API: tasks.attachments.confirm, POST /tasks/{id}/attachments/{attachmentId}/confirm
+func (s *AttachmentsService) Confirm(ctx context.Context, taskID, attachmentID string, opts ...RequestOption) (*Attachment, error) {
+	return s.files().confirm(ctx, taskID, attachmentID, opts)
+}
+
+// List returns a task's attachments, pending ones included.
+//
+// API: tasks.attachments.list, GET /tasks/{id}/attachments
+func (s *AttachmentsService) List(ctx context.Context, taskID string, opts ...RequestOption) ([]Attachment, error) {
+	return s.files().list(ctx, taskID, opts)
 }
 
 // Download returns a short-lived URL for an attachment's bytes.
 //
 // API: tasks.attachments.download, GET /tasks/{id}/attachments/{attachmentId}/download
 func (s *AttachmentsService) Download(ctx context.Context, taskID, attachmentID string, opts ...RequestOption) (*AttachmentDownload, error) {
-	if err := firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)); err != nil {
-		return nil, err
-	}
-	out := new(AttachmentDownload)
-	if err := s.c.call(ctx, "GET", escapePath("/tasks/", taskID, "/attachments/", attachmentID, "/download"), nil, nil, out, opts); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return s.files().download(ctx, taskID, attachmentID, opts)
 }
 
 // Remove deletes an attachment.
@@ -223,20 +266,11 @@ type UploadParams struct {
 // the two API calls; the storage PUT takes only their HTTP client and
 // timeout, never their headers.
 func (s *AttachmentsService) Upload(ctx context.Context, taskID string, data []byte, p UploadParams, opts ...RequestOption) (*Attachment, error) {
-	created, err := s.Create(ctx, taskID, CreateAttachmentParams{
-		Filename: p.Filename, ContentType: p.ContentType, SizeBytes: int64(len(data)), WorkerID: p.WorkerID,
-	}, opts...)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := s.c.callConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := put(ctx, cfg.httpClient, created.Upload, data); err != nil {
-		return nil, err
-	}
-	return s.Confirm(ctx, taskID, created.Attachment.ID, opts...)
+	return s.files().upload(ctx, taskID, data, func() (*CreatedAttachment, error) {
+		return s.Create(ctx, taskID, CreateAttachmentParams{
+			Filename: p.Filename, ContentType: p.ContentType, SizeBytes: int64(len(data)), WorkerID: p.WorkerID,
+		}, opts...)
+	}, opts)
 }
 
 // put sends the bytes to storage over the call's HTTP client (so its

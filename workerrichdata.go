@@ -85,36 +85,24 @@ func (w *WorkerClient) AddComment(ctx context.Context, taskID, body string, opts
 // added and read.
 type WorkerAttachmentsService struct{ c *Client }
 
+func (s *WorkerAttachmentsService) files() taskFiles {
+	return taskFiles{c: s.c, prefix: "/portal/tasks/"}
+}
+
 // Create declares a file on one of the signed-in worker's tasks and returns
 // where to PUT its bytes; the attachment stays pending until Confirm.
 // Upload does all three steps.
 //
 // API: worker.attachments.create, POST /portal/tasks/{id}/attachments
 func (s *WorkerAttachmentsService) Create(ctx context.Context, taskID string, p WorkerCreateAttachmentParams, opts ...RequestOption) (*CreatedAttachment, error) {
-	if err := firstError(checkID("taskID", taskID), p.validate()); err != nil {
-		return nil, err
-	}
-	out := new(CreatedAttachment)
-	if err := s.c.call(ctx, "POST", escapePath("/portal/tasks/", taskID, "/attachments"), nil, p, out, opts); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return s.files().create(ctx, taskID, p, p.validate(), opts)
 }
 
 // Confirm marks an uploaded attachment ready.
 //
 // API: worker.attachments.confirm, POST /portal/tasks/{id}/attachments/{attachmentId}/confirm
 func (s *WorkerAttachmentsService) Confirm(ctx context.Context, taskID, attachmentID string, opts ...RequestOption) (*Attachment, error) {
-	if err := firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)); err != nil {
-		return nil, err
-	}
-	var out struct {
-		Attachment Attachment `json:"attachment"`
-	}
-	if err := s.c.call(ctx, "POST", escapePath("/portal/tasks/", taskID, "/attachments/", attachmentID, "/confirm"), nil, nil, &out, opts); err != nil {
-		return nil, err
-	}
-	return &out.Attachment, nil
+	return s.files().confirm(ctx, taskID, attachmentID, opts)
 }
 
 // List returns the attachments of one of the signed-in worker's tasks,
@@ -122,30 +110,14 @@ func (s *WorkerAttachmentsService) Confirm(ctx context.Context, taskID, attachme
 //
 // API: worker.attachments.list, GET /portal/tasks/{id}/attachments
 func (s *WorkerAttachmentsService) List(ctx context.Context, taskID string, opts ...RequestOption) ([]Attachment, error) {
-	if err := checkID("taskID", taskID); err != nil {
-		return nil, err
-	}
-	var out struct {
-		Attachments []Attachment `json:"attachments"`
-	}
-	if err := s.c.call(ctx, "GET", escapePath("/portal/tasks/", taskID, "/attachments"), nil, nil, &out, opts); err != nil {
-		return nil, err
-	}
-	return out.Attachments, nil
+	return s.files().list(ctx, taskID, opts)
 }
 
 // Download returns a short-lived URL for an attachment's bytes.
 //
 // API: worker.attachments.download, GET /portal/tasks/{id}/attachments/{attachmentId}/download
 func (s *WorkerAttachmentsService) Download(ctx context.Context, taskID, attachmentID string, opts ...RequestOption) (*AttachmentDownload, error) {
-	if err := firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)); err != nil {
-		return nil, err
-	}
-	out := new(AttachmentDownload)
-	if err := s.c.call(ctx, "GET", escapePath("/portal/tasks/", taskID, "/attachments/", attachmentID, "/download"), nil, nil, out, opts); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return s.files().download(ctx, taskID, attachmentID, opts)
 }
 
 // Upload stores data as a file on one of the signed-in worker's tasks in
@@ -155,18 +127,9 @@ func (s *WorkerAttachmentsService) Download(ctx context.Context, taskID, attachm
 // outside 2xx is an *APIError with code CodeUploadFailed and the storage's
 // status; the attachment then stays pending and Confirm is not called.
 func (s *WorkerAttachmentsService) Upload(ctx context.Context, taskID string, data []byte, p WorkerUploadParams, opts ...RequestOption) (*Attachment, error) {
-	created, err := s.Create(ctx, taskID, WorkerCreateAttachmentParams{
-		Filename: p.Filename, ContentType: p.ContentType, SizeBytes: int64(len(data)),
-	}, opts...)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := s.c.callConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := put(ctx, cfg.httpClient, created.Upload, data); err != nil {
-		return nil, err
-	}
-	return s.Confirm(ctx, taskID, created.Attachment.ID, opts...)
+	return s.files().upload(ctx, taskID, data, func() (*CreatedAttachment, error) {
+		return s.Create(ctx, taskID, WorkerCreateAttachmentParams{
+			Filename: p.Filename, ContentType: p.ContentType, SizeBytes: int64(len(data)),
+		}, opts...)
+	}, opts)
 }
