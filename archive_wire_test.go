@@ -123,36 +123,7 @@ var archiveCases = []struct {
 
 func TestArchiveWire(t *testing.T) {
 	for _, tc := range archiveCases {
-		t.Run(tc.name, func(t *testing.T) {
-			srv, rec := serveOnce(t, tc.status, map[string]string{"Content-Type": "application/json"}, tc.answer)
-			c := newTestClient(t, srv.URL+"/v1", WithMaxRetries(0))
-
-			got, err := tc.call(context.Background(), c)
-			require.NoError(t, err)
-
-			reqs := rec.all()
-			require.Len(t, reqs, 1)
-			assert.Equal(t, tc.wantMethod, reqs[0].Method)
-			assert.Equal(t, tc.wantPath, reqs[0].Path)
-			wantQuery := tc.wantQuery
-			if wantQuery == nil {
-				wantQuery = url.Values{}
-			}
-			diff(t, "query", wantQuery, reqs[0].Query)
-			var wantBody any
-			if tc.wantBody != "" {
-				wantBody = jsonValue(t, []byte(tc.wantBody))
-			}
-			diff(t, "request body", wantBody, jsonValue(t, reqs[0].Body))
-			checkOperationReached(t, tc.op, checkRequestContract(t, reqs[0]))
-
-			contract, err := wireContract()
-			require.NoError(t, err)
-			assert.NoError(t, contract.ValidateResponse(tc.op, tc.status, []byte(tc.answer)), "the served answer is not the platform's shape")
-			if tc.want != nil {
-				diff(t, "decoded answer", tc.want, got)
-			}
-		})
+		runWireCase(t, wireCase{tc.name, tc.op, tc.call, tc.wantMethod, tc.wantPath, tc.wantQuery.Encode(), tc.wantBody, tc.status, tc.answer, tc.want})
 	}
 }
 
