@@ -29,6 +29,7 @@ type Engine struct {
 	all      []posSet[*worker] // by tag id: every worker carrying it literally
 	waiting  []posSet[*worker] // by tag id: indexed workers carrying it literally, not ready
 	allPat   posSet[*worker]   // every worker with a positive pattern weight
+	routes   routeIndex        // ready workers by team and skill bucket (routeindex.go)
 
 	tasks    map[string]*task
 	taskList []*task // creation order, for paging
@@ -104,7 +105,7 @@ type worker struct {
 	indexed  bool    // in the all-workers indexes
 	ready    bool    // in the ready indexes
 	idxTags  []int32 // carried tags it is indexed under
-	readyPos []int32
+	readyPos []int32 // by idxTags slot, then by routeHeaps slot (routeindex.go)
 	allPos   []int32
 	waitPos  []int32 // positions in Engine.waiting, by idxTags slot
 	isWait   bool    // in the waiting indexes
@@ -113,6 +114,10 @@ type worker struct {
 	dirty    bool
 	visit    uint64
 	removed  bool
+
+	// the route heaps and sets it is in while ready (routeindex.go)
+	routeHeaps []*readyHeap
+	routeSets  []*routeSet
 }
 
 type pattern struct {

@@ -425,9 +425,11 @@ func (e *Engine) bestWorker(t *task) *worker {
 	}
 	if e.cfg.Mode == ModeBestMatch && !e.cfg.AnyTagEligibility && !e.fullScan {
 		if rarest, known := e.rarestTag(s, func(id int32) int { return len(e.ready[id].items) }); known {
-			if s.rt.scores() {
+			switch {
+			case s.rt != nil && e.bestWorkerRouted(s, rarest, sc): // routeindex.go
+			case s.rt.scores():
 				e.bestWorkerMasked(s, rarest, sc) // routing.go
-			} else {
+			default:
 				e.bestWorkerOrdered(s, rarest, sc)
 			}
 			if len(sc.top) == 0 {

@@ -277,6 +277,9 @@ func verifyInternal(e *Engine) error {
 	if n != readyMembers {
 		return fmt.Errorf("ready index has %d entries, want %d", n, readyMembers)
 	}
+	if err := verifyRoutes(e); err != nil {
+		return err
+	}
 	n = 0
 	for _, ws := range e.waiting {
 		n += len(ws.items)

@@ -174,6 +174,7 @@ func (e *Engine) rekey(w *worker) {
 		h.items[pos] = entryOf(w, int32(i))
 		h.fix(pos)
 	}
+	e.rekeyRoutes(w)
 }
 
 // bestWorkerOrdered is bestWorker for best-match in all-tags mode: it walks the ready
@@ -183,12 +184,17 @@ func (e *Engine) rekey(w *worker) {
 // worker whose tag mask lacks a task tag is ineligible for certain and costs no more than
 // its heap entry.
 func (e *Engine) bestWorkerOrdered(s *spec, rarest int32, sc *scanResult) {
-	for _, w := range e.readyPat.items {
-		if !hasID(w.carried, rarest) {
-			e.examine(s, w, sc)
-		}
-	}
-	h := e.ready[rarest].items
+	e.examinePatternWorkers(s, rarest, sc)
+	examined := 0
+	e.walkReady(s, e.ready[rarest].items, 0, sc, &examined)
+}
+
+// walkReady is the ordered walk of one ready heap (a tag's, or a team's or skill bucket's
+// for that tag, routeindex.go). bonus bounds what the task's routing rules add to the score
+// of any worker in h (0 for none), so n × ub + bonus bounds every score from an entry on.
+// examined counts the workers looked at across the heaps of one choice: the walk stops
+// early only once MaxCandidates have been.
+func (e *Engine) walkReady(s *spec, h []readyEntry, bonus float64, sc *scanResult, examined *int) {
 	if len(h) == 0 {
 		return
 	}
@@ -197,7 +203,6 @@ func (e *Engine) bestWorkerOrdered(s *spec, rarest int32, sc *scanResult) {
 		need |= tagBit(id)
 	}
 	n := float64(len(s.tags))
-	examined := 0
 	var bestKey readyEntry
 	// canStop: no worker at or after it in the heap order can beat the best found.
 	canStop := func(it *readyEntry) bool {
@@ -205,7 +210,7 @@ func (e *Engine) bestWorkerOrdered(s *spec, rarest int32, sc *scanResult) {
 			return false
 		}
 		best := sc.top[0]
-		bound := n * it.ub
+		bound := n*it.ub + bonus
 		if bound < best.score*(1-1e-9) {
 			return true
 		}
@@ -213,8 +218,8 @@ func (e *Engine) bestWorkerOrdered(s *spec, rarest int32, sc *scanResult) {
 			return false
 		}
 		// A worker with bound 1 per tag scores at most n exactly (sums of weights <= 1
-		// round down), so on an exact tie the tie-breaks decide, and entryBefore already
-		// orders those.
+		// round down), and its routing part at most bonus, so on an exact tie the
+		// tie-breaks decide, and entryBefore already orders those.
 		if bestKey.w != best.w {
 			bestKey = entryOf(best.w, 0)
 		}
@@ -229,7 +234,7 @@ func (e *Engine) bestWorkerOrdered(s *spec, rarest int32, sc *scanResult) {
 		if !stopped && canStop(it) {
 			stopped = true
 		}
-		if stopped && examined >= sc.limit {
+		if stopped && *examined >= sc.limit {
 			break
 		}
 		if need&^it.mask != 0 {
@@ -239,7 +244,7 @@ func (e *Engine) bestWorkerOrdered(s *spec, rarest int32, sc *scanResult) {
 		} else {
 			e.examine(s, it.w, sc)
 		}
-		examined++
+		*examined++
 		fr.pushChildren(i)
 	}
 	e.frontier = fr.idx

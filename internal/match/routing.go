@@ -332,6 +332,11 @@ func (e *Engine) SetWorkerRouting(now time.Time, id string, r *WorkerRouting) (R
 }
 
 func (e *Engine) setRouting(w *worker, r *WorkerRouting) {
+	// Teams and skills place a ready worker in the route heaps (routeindex.go).
+	if w.ready {
+		e.unreadyRoutes(w)
+		defer e.readyRoutes(w)
+	}
 	if r == nil {
 		w.rt = nil
 		return

@@ -198,6 +198,7 @@ func (e *Engine) setReady(w *worker) {
 	for i, tag := range w.idxTags {
 		e.ready[tag].add(w, int32(i))
 	}
+	e.readyRoutes(w)
 	w.rPatPos = -1
 	if w.posPat {
 		e.readyPat.add(w, &w.rPatPos)
@@ -212,6 +213,7 @@ func (e *Engine) unready(w *worker) {
 	for i, tag := range w.idxTags {
 		e.ready[tag].remove(int(w.readyPos[i]))
 	}
+	e.unreadyRoutes(w)
 	if w.rPatPos >= 0 {
 		e.readyPat.remove(w.rPatPos, func(x *worker) *int32 { return &x.rPatPos })
 		w.rPatPos = -1
