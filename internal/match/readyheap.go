@@ -214,12 +214,15 @@ func (e *Engine) walkReady(s *spec, h []readyEntry, bonus float64, sc *scanResul
 		if bound < best.score*(1-1e-9) {
 			return true
 		}
-		if it.ub != 1 || bound != best.score {
+		if it.ub != 1 || bound != best.score || best.w.ub != 1 {
 			return false
 		}
 		// A worker with bound 1 per tag scores at most n exactly (sums of weights <= 1
 		// round down), and its routing part at most bonus, so on an exact tie the
-		// tie-breaks decide, and entryBefore already orders those.
+		// tie-breaks decide, and entryBefore orders those like better as long as both
+		// sides have the same bound: a best with a larger bound (weights above 1 that
+		// happen to sum to n) must not stop the walk, for entryBefore would put it first
+		// by bound where better compares pending offers (TestRouteIndexAgreesWithFullScan).
 		if bestKey.w != best.w {
 			bestKey = entryOf(best.w, 0)
 		}
