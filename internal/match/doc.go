@@ -30,9 +30,14 @@
 // allowed CIDR ranges) against a worker's WorkerRouting (skills with levels, weights and an
 // end, teams, location and travel limit, ip). A failing rule makes the worker ineligible with
 // its own reason kind; required skills and the preferred team add to the score. A task without
-// TaskRouting never runs this code; one with skills or a preferred team takes the plain scan of
-// its rarest tag's ready carriers, as the ordered walk's bound does not cover those scores. A
-// queued task with routing rules is skipped, like a veto, by a freed worker it does not suit.
+// TaskRouting never runs this code. A task bound to a team, or requiring one skill, walks the
+// route heaps (routeindex.go) instead of its rarest tag's: the ready members of that team, or
+// the holders of that skill bucketed by level and weight (heaviest first, buckets below the
+// minimum level skipped), each heap ordered like the tag heaps, so the ordered walk runs on
+// them with the bucket's weight (and the preferred-team bonus) added to its bound. A task with
+// two or more required skills, or only a preferred team, takes the plain scan of its rarest
+// tag's ready carriers, as the walk's bound does not cover those scores. A queued task with
+// routing rules is skipped, like a veto, by a freed worker it does not suit.
 //
 // The engine stores but does not enforce sla and schedule: those ride in TaskInput.Extra.
 //
@@ -50,7 +55,8 @@
 //     and all of them when none is eligible (a no-match create). Other modes and any-tag
 //     mode scan the ready carriers (of every task tag in any-tag mode).
 //   - A worker's offer, accept or expiry re-sifts its entry in each of its tags' heaps:
-//     O(tags × log ready carriers).
+//     O(tags × log ready carriers), and, for a worker with teams or skills, in the route
+//     heaps too: O((1 + teams + skills) × tags × log ready carriers).
 //   - Workers carrying tags through `prefix*` weights are also kept in one list that every
 //     new task scans: cost O(ready pattern workers) per task.
 //   - Workers that are not ready sit in a list per tag, so a decision can name up to

@@ -81,8 +81,9 @@ func (r *TaskRouting) empty() bool {
 		r.Geo == nil && !r.RequireGeo && len(r.AllowedCIDRs) == 0)
 }
 
-// scores reports whether the rules add to the score, which the ordered best-match walk
-// cannot bound: such tasks take the full scan of the rarest tag's ready carriers.
+// scores reports whether the rules add to the score, which the ordered walk of the tag
+// heaps cannot bound: such tasks take the route heaps when they require one skill
+// (routeindex.go), else the full scan of the rarest tag's ready carriers.
 func (r *TaskRouting) scores() bool {
 	return r != nil && (len(r.RequiredSkills) > 0 || r.PreferTeamID != "")
 }
@@ -345,7 +346,8 @@ func (e *Engine) setRouting(w *worker, r *WorkerRouting) {
 }
 
 // bestWorkerMasked is bestWorkerOrdered for a task whose routing rules add to the score
-// (required skills, a preferred team): the heap's bounds do not cover those scores, so it
+// and that the route heaps do not serve (two or more required skills, or a preferred team
+// alone): the heap's bounds do not cover those scores, so it
 // examines every ready carrier of the rarest tag, in heap order, skipping by the tag mask
 // those that lack a task tag without touching the worker.
 func (e *Engine) bestWorkerMasked(s *spec, rarest int32, sc *scanResult) {

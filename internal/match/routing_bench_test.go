@@ -8,9 +8,9 @@ import (
 
 // BenchmarkRoutingScale measures a create-and-match at 10,000 ready workers and 100,000
 // queued tasks (the BenchmarkScale workload) when the task uses a routing rule: every worker
-// holds skill s1 at a level 1-5 and is on one of four teams. A team-bound task keeps the
-// ordered walk and filters; a task requiring a skill takes the scan of its rarest tag's ready
-// carriers (routing.go). The numbers are reported, not held to the tag-only targets.
+// holds skill s1 at a level 1-5 and is on one of four teams. A team-bound task walks the
+// team's route heap, a task requiring a skill the skill's buckets from level 3 up
+// (routeindex.go). The numbers are reported, not held to the tag-only targets.
 //
 //	go test -run '^$' -bench '^BenchmarkRoutingScale$' -benchtime 20000x ./internal/match/
 func BenchmarkRoutingScale(b *testing.B) {
