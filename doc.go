@@ -10,30 +10,34 @@
 //	ref, err := c.Tasks.Create(ctx, taskrouting.CreateTaskParams{Tags: []string{"english", "billing"}})
 //	_, err = c.Decisions.Accept(ctx, ref.ID, "agent_1")
 //
-// The groups are Client.Tasks (create, get, list, cancel, assign, priority,
-// suggest workers, a dry-run Check, the History of finished tasks, bookings
-// of slotted tasks in Tasks.Booking and recurring templates in
-// Tasks.Recurring), Client.Workers (upsert, patch, get, list, availability,
-// queue, remove, sign-in identities and email invites, the working-time
-// record and its corrections, metrics, break metrics, connector links,
-// offboarding), Client.Teams (teams, presence, the team time report),
-// Client.Decisions
+// The groups are Client.Tasks (create, bulk create, get, list, update,
+// cancel, assign, priority, fail, ack, escalate, unpark, the parked and
+// scheduled sets, suggest workers, a dry-run Check, the History of finished
+// tasks, a task's context, comments and attachments, bookings of slotted
+// tasks in Tasks.Booking and recurring templates in Tasks.Recurring),
+// Client.Workers (upsert, patch, get, list, availability, queue, remove,
+// sign-in identities and email invites, the working-time record and its
+// corrections, metrics, break metrics, connector links, offboarding),
+// Client.Skills (the skill catalogue and expiring skills), Client.Teams
+// (teams, members, presence, the team time report), Client.Decisions
 // (accept, reject, complete, the decision log), Client.Notifications
 // (channels: where notifications go; sequences: when), Client.Workflows
-// (definitions, starting runs), Client.Runs (a run's state and steps, cancel,
-// completing or failing a callback step), Client.Learning (status,
+// (definitions, starting runs), Client.Runs (a run's state and steps,
+// cancel, completing or failing a callback step), Client.Learning (status,
 // per-worker statistics, explicit rewards and feedback, reset, and learned
 // routing weights to preview, apply and revert), Client.Stats (the
 // workspace now, SLA counters, the queue audit and history series) and
-// Client.JoinLinks (links workers join by). A
-// WorkerClient is the worker plane: one worker, signed in with a PIN
+// Client.JoinLinks (links workers join by).
+//
+// A WorkerClient is the worker plane: one worker, signed in with a PIN
 // (Login), by accepting an invite (AcceptInvite) or by a join link (Join),
-// acting for itself and reading its own time and metrics. Its session expires; the client refreshes it on its own
-// before then (Refresh, WithClock), and a saved session can be resumed
-// (Session, Resume). A SupervisorClient is the supervisor plane: a crew lead,
-// signed in by redeeming a single-use link (AcceptInvite), who reads the live
-// board (Overview) and unblocks work within a workspace or one team
-// (SetPriority, Assign, SetAvailability); its actions are never retried. Both
+// acting for itself and reading its own time and metrics. Its session
+// expires; the client refreshes it on its own before then (Refresh,
+// WithClock), and a saved session can be resumed (Session, Resume). A
+// SupervisorClient is the supervisor plane: a crew lead, signed in by
+// redeeming a single-use link (AcceptInvite), who reads the live board
+// (Overview) and unblocks work within a workspace or one team (SetPriority,
+// Assign, SetAvailability, Unpark); its actions are never retried. Both
 // session planes also register push targets and fetch voice ICE servers.
 //
 // The service announces each match with a signed task.matched webhook:
