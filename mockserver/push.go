@@ -119,12 +119,12 @@ func (s *Server) PushRegistrations() []PushRegistration {
 // only the table is wanted (Operations).
 func newWorkerPushRoutes(s *Server) []route {
 	return []route{
-		{opID: "worker.voiceIce", method: http.MethodGet, pattern: "/portal/voice/ice", prepare: s.prepVoiceICE},
-		{opID: "worker.registerDevice", method: http.MethodPost, pattern: "/portal/devices", hasBody: true, prepare: s.prepRegisterDevice},
-		{opID: "worker.unregisterDevice", method: http.MethodDelete, pattern: "/portal/devices", hasBody: true, prepare: s.prepUnregisterDevice},
-		{opID: "worker.pushConfig", method: http.MethodGet, pattern: "/portal/push/config", prepare: s.prepPushConfig},
-		{opID: "worker.pushSubscribe", method: http.MethodPost, pattern: "/portal/push/subscriptions", hasBody: true, prepare: s.prepWorkerSubscribe},
-		{opID: "worker.pushUnsubscribe", method: http.MethodDelete, pattern: "/portal/push/subscriptions", hasBody: true, prepare: s.prepWorkerUnsubscribe},
+		bind("worker.voiceIce", s.prepVoiceICE),
+		bind("worker.registerDevice", s.prepRegisterDevice),
+		bind("worker.unregisterDevice", s.prepUnregisterDevice),
+		bind("worker.pushConfig", s.prepPushConfig),
+		bind("worker.pushSubscribe", s.prepWorkerSubscribe),
+		bind("worker.pushUnsubscribe", s.prepWorkerUnsubscribe),
 	}
 }
 

@@ -12,9 +12,9 @@ import (
 	"github.com/taskrouting/taskrouting-go/internal/contract"
 )
 
-// TestRoutesMatchContract binds every route to api/openapi.json by operation id: the file's
-// method and path (parameters as "{}") must be the route's, and aliases must name the same
-// operation.
+// TestRoutesMatchContract: every route is bound to api/openapi.json by operation id (bind
+// takes method, path, query parameters and body from the file; this holds bind to it), and
+// aliases must name the same operation.
 func TestRoutesMatchContract(t *testing.T) {
 	spec, err := contract.Default()
 	require.NoError(t, err)

@@ -217,19 +217,19 @@ func isSupervisorPlane(path string) bool {
 // table is wanted (Operations).
 func newSupervisorRoutes(s *Server) []route {
 	return []route{
-		{opID: "supervisor.entry", method: http.MethodGet, pattern: "/supervisor-auth/entry", prepare: prepSupervisorEntry},
-		{opID: "supervisor.acceptInvite", method: http.MethodPost, pattern: "/supervisor-auth/accept", hasBody: true, prepare: s.prepAcceptSupervisorInvite},
-		{opID: "supervisor.logout", method: http.MethodPost, pattern: "/supervisor-auth/logout", prepare: s.prepSupervisorLogout},
-		{opID: "supervisor.me", method: http.MethodGet, pattern: "/supervisor/me", prepare: prepSupervisorMe},
-		{opID: "supervisor.overview", method: http.MethodGet, pattern: "/supervisor/overview", prepare: prepSupervisorOverview},
-		{opID: "supervisor.setPriority", method: http.MethodPost, pattern: "/supervisor/tasks/{}/priority", hasBody: true, prepare: prepSupervisorPriority},
-		{opID: "supervisor.unpark", method: http.MethodPost, pattern: "/supervisor/tasks/{}/unpark", hasBody: true, prepare: prepSupervisorUnpark},
-		{opID: "supervisor.assign", method: http.MethodPost, pattern: "/supervisor/tasks/{}/assign", hasBody: true, prepare: prepSupervisorAssign},
-		{opID: "supervisor.setAvailability", method: http.MethodPost, pattern: "/supervisor/workers/{}/availability", hasBody: true, prepare: prepSupervisorAvailability},
-		{opID: "supervisor.voiceIce", method: http.MethodGet, pattern: "/supervisor/voice/ice", prepare: s.prepVoiceICE},
-		{opID: "supervisor.pushConfig", method: http.MethodGet, pattern: "/supervisor/push/config", prepare: s.prepPushConfig},
-		{opID: "supervisor.pushSubscribe", method: http.MethodPost, pattern: "/supervisor/push/subscriptions", hasBody: true, prepare: s.prepSupervisorSubscribe},
-		{opID: "supervisor.pushUnsubscribe", method: http.MethodDelete, pattern: "/supervisor/push/subscriptions", hasBody: true, prepare: s.prepSupervisorUnsubscribe},
+		bind("supervisor.entry", prepSupervisorEntry),
+		bind("supervisor.acceptInvite", s.prepAcceptSupervisorInvite),
+		bind("supervisor.logout", s.prepSupervisorLogout),
+		bind("supervisor.me", prepSupervisorMe),
+		bind("supervisor.overview", prepSupervisorOverview),
+		bind("supervisor.setPriority", prepSupervisorPriority),
+		bind("supervisor.unpark", prepSupervisorUnpark),
+		bind("supervisor.assign", prepSupervisorAssign),
+		bind("supervisor.setAvailability", prepSupervisorAvailability),
+		bind("supervisor.voiceIce", s.prepVoiceICE),
+		bind("supervisor.pushConfig", s.prepPushConfig),
+		bind("supervisor.pushSubscribe", s.prepSupervisorSubscribe),
+		bind("supervisor.pushUnsubscribe", s.prepSupervisorUnsubscribe),
 	}
 }
 

@@ -311,11 +311,14 @@ func (c *Contract) match(method, path string) *operation {
 	return best
 }
 
-// Route is an operation's method and path template as the document states them.
+// Route is an operation's method and path template as the document states them, with the
+// names of its query parameters (sorted) and whether it takes a request body.
 type Route struct {
-	ID     string
-	Method string
-	Path   string
+	ID      string
+	Method  string
+	Path    string
+	Query   []string
+	HasBody bool
 }
 
 // Lookup returns the method and path of an operation (by id or alias).
@@ -324,7 +327,12 @@ func (c *Contract) Lookup(opID string) (Route, bool) {
 	if !ok {
 		return Route{}, false
 	}
-	return Route{ID: op.id, Method: op.method, Path: op.path}, true
+	var query []string // nil: the operation takes no query parameter
+	for name := range op.query {
+		query = append(query, name)
+	}
+	slices.Sort(query)
+	return Route{ID: op.id, Method: op.method, Path: op.path, Query: query, HasBody: op.body != nil}, true
 }
 
 // Operations lists every operation id and alias of the document, sorted.

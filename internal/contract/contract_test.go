@@ -96,7 +96,10 @@ func TestOperationMatchesMethodAndPath(t *testing.T) {
 	}
 	r, ok := c.Lookup("tasks.setPriority")
 	require.True(t, ok)
-	assert.Equal(t, Route{ID: "tasks.update", Method: "PATCH", Path: "/tasks/{id}"}, r)
+	assert.Equal(t, Route{ID: "tasks.update", Method: "PATCH", Path: "/tasks/{id}", HasBody: true}, r)
+	r, ok = c.Lookup("tasks.list")
+	require.True(t, ok)
+	assert.Equal(t, Route{ID: "tasks.list", Method: "GET", Path: "/tasks", Query: []string{"limit", "status"}}, r)
 	assert.Equal(t, []string{"tasks.cancel", "tasks.create", "tasks.list", "tasks.setPriority", "tasks.suggestWorkers", "tasks.update"}, c.Operations())
 }
 
