@@ -189,9 +189,6 @@ func (s *Server) handle(r *http.Request) (response, []byte) {
 		}
 	}
 	if rerr == nil {
-		rerr = noQuery(req, rt.query)
-	}
-	if rerr == nil {
 		rerr = s.checkRequest(rt, req)
 	}
 	if rerr == nil {

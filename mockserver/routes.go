@@ -12,7 +12,8 @@ import (
 )
 
 // route is one operation of api/openapi.json, bound by its operation id with bind, which
-// takes the method, path, query parameters and whether a body is read from the file. A "{}"
+// takes the method, path and whether a body is read from the file (the contract checks the
+// query parameters). A "{}"
 // segment is a path parameter.
 type route struct {
 	opID    string
@@ -20,7 +21,6 @@ type route struct {
 	method  string
 	pattern string
 	hasBody bool
-	query   []string // allowed query parameters; any other is validation_failed
 	prepare func(*request) (op, *apiError)
 	allow   string   // set on the 405 answer only
 	parts   []string // pattern split on "/", set once by indexRoutes so a lookup splits nothing
@@ -41,7 +41,7 @@ func bind(opID string, prepare func(*request) (op, *apiError), aliases ...string
 	}
 	return route{
 		opID: opID, aliases: aliases, method: r.Method, pattern: anonymousParams(r.Path),
-		hasBody: r.HasBody, query: r.Query, prepare: prepare,
+		hasBody: r.HasBody, prepare: prepare,
 	}
 }
 

@@ -254,9 +254,6 @@ func (s *Server) handleSupervisorPlane(r *http.Request) (response, []byte) {
 		req.body, rerr = readBody(r)
 	}
 	if rerr == nil {
-		rerr = noQuery(req, rt.query)
-	}
-	if rerr == nil {
 		rerr = s.checkRequest(rt, req)
 	}
 	var run op

@@ -251,16 +251,6 @@ func prepListTasks(r *request) (op, *apiError) {
 	}, nil
 }
 
-// noQuery rejects query parameters other than allowed.
-func noQuery(r *request, allowed []string) *apiError {
-	for k := range r.query {
-		if !containsString(allowed, k) {
-			return validationf("querystring must NOT have additional property '%s'", k)
-		}
-	}
-	return nil
-}
-
 func prepCancelTask(r *request) (op, *apiError) {
 	id := r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {

@@ -87,9 +87,6 @@ func (s *Server) handleWorkerPlane(r *http.Request) (response, []byte) {
 		}
 	}
 	if rerr == nil {
-		rerr = noQuery(req, rt.query)
-	}
-	if rerr == nil {
 		rerr = s.checkRequest(rt, req)
 	}
 	var run op

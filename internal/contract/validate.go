@@ -70,6 +70,17 @@ func (op *operation) checkQuery(query url.Values) []string {
 	}
 	slices.Sort(names)
 	var problems []string
+	// A parameter the operation does not declare is refused, as the platform's router does.
+	extra := make([]string, 0, len(query))
+	for name := range query {
+		if _, ok := op.query[name]; !ok {
+			extra = append(extra, name)
+		}
+	}
+	slices.Sort(extra)
+	for _, name := range extra {
+		problems = append(problems, "querystring must NOT have additional property '"+name+"'")
+	}
 	for _, name := range names {
 		p := op.query[name]
 		values, sent := query[name]
