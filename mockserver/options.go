@@ -60,21 +60,22 @@ type MatchRules string
 // MatcherConfig.Rules values.
 const (
 	// RulesPlatform reproduces the platform's engine: any shared tag, each worker ranking
-	// its own candidates, one match pass after every command.
+	// its own candidates, one match pass after every command. The default, also for "".
 	RulesPlatform MatchRules = "platform"
 	// RulesEveryTag needs every task tag and lets each task pick its best worker, matching
-	// to a fixed point after every command. The mock server's default, also for "".
+	// to a fixed point after every command: the rule set of earlier releases.
 	RulesEveryTag MatchRules = "every-tag"
 )
 
 // MatcherConfig carries the reference matcher's settings (docs/contract.md, section 7); the
 // zero value gives the documented defaults.
 type MatcherConfig struct {
-	// Rules is RulesEveryTag (the default, also for "") or RulesPlatform.
+	// Rules is RulesPlatform (the default, also for "") or RulesEveryTag.
 	Rules MatchRules
 	// Mode is ModeBestMatch (the default, also for ""), ModeFirstCome or ModeBalanced.
 	Mode MatchMode
-	// AnyTagEligibility relaxes the every-tag rules to a worker carrying any one task tag.
+	// AnyTagEligibility selects the every-tag rules relaxed to a worker carrying any one
+	// task tag (with Rules "" it implies RulesEveryTag), as before RulesPlatform existed.
 	//
 	// Deprecated: use RulesPlatform, which reproduces the platform's any-tag rule with the
 	// platform's scores and order.

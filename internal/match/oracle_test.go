@@ -131,6 +131,10 @@ func (p *propRun) checkDecisions(ds []Decision, lenient bool) error {
 		if d.Mode == ModeAssign {
 			continue
 		}
+		if p.cfg.Rules == RulesPlatform && !d.Candidates[0].Eligible {
+			// The explanation (checkPlatform) must agree with the pass (platEligible).
+			return fmt.Errorf("decision %s: chosen %s explained as ineligible: %+v", d.ID, d.WorkerID, d.Candidates[0].Reasons)
+		}
 		t, err := p.e.Task(d.TaskID)
 		if err != nil {
 			return err

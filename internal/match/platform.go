@@ -165,12 +165,17 @@ func (e *Engine) platScore(w *worker, t *task, rs *[]Reason) (float64, ReasonKin
 		return 0, ReasonMissingTag
 	}
 	matched := 0
+	share := 1 / float64(len(w.tags))
 	for _, u := range w.tags {
 		en := platEntry{key: u}
 		en.prefix, en.star = strings.CutSuffix(u, "*")
 		for _, tag := range t.tagsIn {
 			if en.matches(tag) {
 				matched++
+				if rs != nil {
+					// Each of the worker's tags that matches counts its share.
+					*rs = append(*rs, Reason{Kind: ReasonTagWeight, Tag: u, Weight: share})
+				}
 				break
 			}
 		}
@@ -178,11 +183,7 @@ func (e *Engine) platScore(w *worker, t *task, rs *[]Reason) (float64, ReasonKin
 	if matched == 0 {
 		return 0, ReasonMissingTag
 	}
-	score := float64(matched) / float64(len(w.tags))
-	if rs != nil {
-		*rs = append(*rs, Reason{Kind: ReasonTagWeight, Weight: score})
-	}
-	return score, ""
+	return float64(matched) / float64(len(w.tags)), ""
 }
 
 // platCand is one candidate task of a worker in a pass.

@@ -124,7 +124,7 @@ func (e *Engine) claimFirstCome(res *Result) {
 			}
 			for _, c := range ps.cands[u.from:u.to] {
 				if c.t.status == StatusQueued {
-					e.platOffer(c.t, u.w, c, res)
+					e.platOffer(c.t, u.w, res)
 				}
 			}
 		}
@@ -218,7 +218,7 @@ func (e *Engine) arbitrate(res *Result) {
 			if e.cfg.Mode == ModeBalanced {
 				w.grants = append(w.grants, e.now)
 			}
-			e.platOffer(c.t, w, c, res)
+			e.platOffer(c.t, w, res)
 		}
 	}
 	for _, p := range pairs {
@@ -286,14 +286,8 @@ func (e *Engine) balancedCap() int {
 }
 
 // platOffer offers t to w, explaining the decision by the platform's score.
-func (e *Engine) platOffer(t *task, w *worker, c platCand, res *Result) {
-	rs := e.reasons[:0]
-	e.platScore(w, t, &rs)
-	if t.rt != nil {
-		e.checkRouting(w, t.rt, &rs)
-	}
-	e.reasons = rs
-	e.marks = append(e.marks[:0], candMark{w: w, ok: true, chosen: true, score: c.score, start: 0, end: len(rs)})
+func (e *Engine) platOffer(t *task, w *worker, res *Result) {
+	e.decidePlatform(t, w)
 	e.offer(t, w, e.cfg.Mode, res)
 }
 

@@ -287,7 +287,7 @@ type Candidate struct {
 	Eligible          bool
 	Chosen            bool
 	Score             float64 // the mode's ranking score
-	EffectivePriority float64 // the task's priority
+	EffectivePriority float64 // the task's priority (the platform's wire fixtures answer it so)
 	Reasons           []Reason
 }
 
