@@ -1,0 +1,238 @@
+// engine-player plays conformance scenarios through the platform's published matching engine,
+// assignment-user-matcher (pinned in package.json), on a Redis server the caller started.
+//
+// Protocol: one JSON object per line on stdin, one JSON answer per line on stdout, in order.
+//   {"scenario": {...}}  ->  {"trace": [step, ...]}            (see internal/conformance/scenario.go)
+//   {"bench": {...}}     ->  {"bench": {...timings...}}         (see internal/conformance/bench.go)
+//   anything that fails  ->  {"error": "message"}
+// The process lives until stdin closes, so one runner (or shrinker) can play thousands of
+// scenarios without paying Node's start-up each time.
+//
+// Usage: node engine-player.mjs redis://127.0.0.1:PORT
+//
+// Time: the engine reads the wall clock through Date.now() only (no clock option exists in
+// 1.16.1), so this process replaces Date.now with a clock the scenario moves. Expiries run
+// only in the maintenance sweep (runMaintenanceOnce), which a scenario's "advance" step calls
+// at its new time; the engine's own timers (startMaintenance and friends) are never started.
+import { createInterface } from 'node:readline';
+import { performance } from 'node:perf_hooks';
+import { createClient } from 'redis';
+import { AssignmentMatcher } from 'assignment-user-matcher';
+
+const url = process.argv[2];
+if (!url) {
+  process.stderr.write('usage: node engine-player.mjs redis://127.0.0.1:PORT\n');
+  process.exit(2);
+}
+
+// The scenario clock. A scenario starts at a fixed instant so traces never depend on the day.
+const scenarioEpoch = Date.UTC(2026, 0, 1);
+let clock = scenarioEpoch;
+Date.now = () => clock;
+
+const client = createClient({ url });
+client.on('error', (err) => process.stderr.write(`redis: ${err.message}\n`));
+await client.connect();
+
+// matcherFor builds an engine with the scenario's options. Learning, workflows, geo and
+// decision traces stay off: the conformance scenarios exercise the matching rules alone.
+function matcherFor(options, observer) {
+  const o = options ?? {};
+  const cfg = {
+    maxUserBacklogSize: o.backlog ?? 9,
+    matchExpirationMs: o.offerMs ?? 60000,
+    relevantBatchSize: o.batch ?? 50,
+    enableDefaultMatching: o.defaultMatching ?? false,
+    enableLearning: false,
+    onAssignmentLifecycle: observer,
+  };
+  if (o.fairness && o.fairness !== 'none') cfg.fairness = o.fairness;
+  return new AssignmentMatcher(client, cfg);
+}
+
+const pair = (task, worker) => `${task}>${worker}`;
+
+async function playScenario(sc) {
+  await client.flushAll();
+  clock = scenarioEpoch;
+  let step = null;
+  // What each worker holds, as the lifecycle hook reports it: offers (pending) and accepted.
+  const pending = new Map(); // task -> worker
+  const accepted = new Map(); // task -> worker
+  const workers = new Set();
+  const observer = (ev) => {
+    switch (ev.kind) {
+      case 'pending':
+        pending.set(ev.taskId, ev.workerId);
+        step?.offers.push(pair(ev.taskId, ev.workerId));
+        break;
+      case 'expired':
+        pending.delete(ev.taskId);
+        step?.expired.push(pair(ev.taskId, ev.workerId ?? ''));
+        break;
+      case 'accepted':
+        pending.delete(ev.taskId);
+        accepted.set(ev.taskId, ev.workerId);
+        break;
+      case 'rejected':
+        pending.delete(ev.taskId);
+        break;
+      case 'completed':
+        accepted.delete(ev.taskId);
+        break;
+      default:
+        break;
+    }
+  };
+  const m = matcherFor(sc.options, observer);
+  await m.waitUntilReady();
+  // pick resolves a step's index into the sorted list of live offers (or accepted tasks), the
+  // same way the Go player does, so a command means the same thing on both sides while their
+  // states agree.
+  const pick = (held, n) => {
+    const live = [...held].filter(([, w]) => workers.has(w)).map(([t, w]) => [t, w]);
+    live.sort((a, b) => (pair(...a) < pair(...b) ? -1 : pair(...a) > pair(...b) ? 1 : 0));
+    if (live.length === 0) return null;
+    return live[n % live.length];
+  };
+  const trace = [];
+  for (const s of sc.steps) {
+    step = { did: '', offers: [], expired: [], released: [], err: false };
+    try {
+      switch (s.op) {
+        case 'worker': {
+          const user = { id: s.id, tags: s.tags ?? [] };
+          if (s.weights) user.routingWeights = s.weights;
+          if (s.backlog !== undefined && s.backlog !== null) user.maxBacklogSize = s.backlog;
+          await m.addUser(user);
+          workers.add(s.id);
+          break;
+        }
+        case 'task': {
+          const a = { id: s.id, tags: s.tags, priority: s.priority ?? 0 };
+          if (s.vetoed?.length) a.vetoedUsers = s.vetoed;
+          if (s.thresholds) a.skillThresholds = s.thresholds;
+          await m.addAssignment(a);
+          break;
+        }
+        case 'accept':
+        case 'reject': {
+          const p = pick(pending, s.pick ?? 0);
+          if (!p) {
+            step.did = `${s.op} none`;
+            break;
+          }
+          step.did = `${s.op} ${pair(...p)}`;
+          if (s.op === 'accept') await m.acceptAssignment(p[1], p[0]);
+          else await m.rejectAssignment(p[1], p[0]);
+          break;
+        }
+        case 'complete': {
+          const p = pick(accepted, s.pick ?? 0);
+          if (!p) {
+            step.did = 'complete none';
+            break;
+          }
+          step.did = `complete ${pair(...p)}`;
+          await m.completeAssignment(p[1], p[0], {});
+          break;
+        }
+        case 'pause':
+          await m.pauseUser(s.id);
+          break;
+        case 'resume':
+          await m.resumeUser(s.id);
+          break;
+        case 'remove':
+          await m.removeUser(s.id);
+          workers.delete(s.id);
+          break;
+        case 'advance':
+          clock += s.ms;
+          await m.runMaintenanceOnce();
+          break;
+        default:
+          throw new Error(`unknown op ${s.op}`);
+      }
+    } catch (err) {
+      step.err = true;
+    }
+    // A match pass after every command, as the platform runs one per change.
+    await m.matchUsersAssignments();
+    step.offers.sort();
+    step.expired.sort();
+    trace.push(step);
+  }
+  step = null;
+  return trace;
+}
+
+// timeEngine loads the BenchmarkScale workload (built by the Go side, so both engines see the
+// same workers and tasks) and times whole match passes. Workers are paused while the tasks
+// load, as the Go benchmark keeps them unavailable, then resumed and matched to their caps.
+async function timeEngine(b) {
+  await client.flushAll();
+  clock = scenarioEpoch;
+  const m = matcherFor(b.options, undefined);
+  await m.waitUntilReady();
+  const t0 = performance.now();
+  const chunk = 200;
+  for (let i = 0; i < b.workers.length; i += chunk) {
+    await Promise.all(
+      b.workers.slice(i, i + chunk).map(async (w) => {
+        await m.addUser({ id: w.id, tags: w.tags });
+        await m.pauseUser(w.id);
+      }),
+    );
+  }
+  for (let i = 0; i < b.tasks.length; i += chunk) {
+    await Promise.all(b.tasks.slice(i, i + chunk).map((t) => m.addAssignment(t)));
+  }
+  for (let i = 0; i < b.workers.length; i += chunk) {
+    await Promise.all(b.workers.slice(i, i + chunk).map((w) => m.resumeUser(w.id)));
+  }
+  const loadMs = performance.now() - t0;
+  const fill = [];
+  for (let pass = 0; pass < (b.fillPasses ?? 3); pass++) {
+    const s = performance.now();
+    await m.matchUsersAssignments();
+    fill.push(performance.now() - s);
+  }
+  const queued = await client.zCard('assignments');
+  const create = [];
+  for (const t of b.probes ?? []) {
+    clock += 1;
+    const s = performance.now();
+    await m.addAssignment(t);
+    await m.matchUsersAssignments();
+    create.push(performance.now() - s);
+  }
+  const free = [];
+  for (let i = 0; i < (b.freeProbes ?? 0); i++) {
+    const w = b.workers[i % b.workers.length].id;
+    const held = await m.getCurrentAssignmentsForUser(w);
+    if (held.length === 0) continue;
+    clock += 1;
+    const s = performance.now();
+    await m.acceptAssignment(w, held[0]);
+    await m.matchUsersAssignments();
+    free.push(performance.now() - s);
+  }
+  return { loadMs, fillPassMs: fill, createAndMatchMs: create, freeCapacityMs: free, queued };
+}
+
+const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of rl) {
+  if (!line.trim()) continue;
+  let answer;
+  try {
+    const req = JSON.parse(line);
+    if (req.scenario) answer = { trace: await playScenario(req.scenario) };
+    else if (req.bench) answer = { bench: await timeEngine(req.bench) };
+    else answer = { error: 'request has neither scenario nor bench' };
+  } catch (err) {
+    answer = { error: String(err?.stack ?? err) };
+  }
+  process.stdout.write(JSON.stringify(answer) + '\n');
+}
+await client.quit();

@@ -1,0 +1,215 @@
+// Command conform plays seeded scenarios through the platform's published matching engine
+// (assignment-user-matcher on a private redis-server) and through the reference matcher, and
+// exits non-zero when any scenario ends differently, printing the first differing decision of
+// each failing family with the scenario shrunk to its smallest failing form.
+//
+//	(cd conformance && npm ci)
+//	go run ./internal/conformance/cmd/conform -families all -n 40 -seed 1
+//	go run ./internal/conformance/cmd/conform -replay failing.json
+//	go run ./internal/conformance/cmd/conform -bench-engine -bench-workers 10000 -bench-tasks 100000
+//
+// It needs node and redis-server on PATH; see conformance/README.md.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/taskrouting/taskrouting-go/internal/conformance"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	families := flag.String("families", "all", "comma-separated families, or all")
+	n := flag.Int("n", 30, "scenarios per family")
+	seed := flag.Uint64("seed", 1, "generator seed")
+	budget := flag.Duration("budget", 0, "stop starting new scenarios in a family after this long (0: no limit)")
+	shrinkCalls := flag.Int("shrink", 400, "engine plays the shrinker may spend per failing family (0: do not shrink)")
+	engineDir := flag.String("engine-dir", "conformance", "directory holding engine-player.mjs and node_modules")
+	replay := flag.String("replay", "", "play one scenario from this JSON file (as printed after a divergence) and exit")
+	twice := flag.Bool("engine-twice", false, "also play each scenario through the engine a second time and count the plays that differ")
+	benchEngine := flag.Bool("bench-engine", false, "time the engine's match pass on the BenchmarkScale workload and exit")
+	benchWorkers := flag.Int("bench-workers", 10_000, "workers for -bench-engine")
+	benchTasks := flag.Int("bench-tasks", 100_000, "queued tasks for -bench-engine (beyond the workers' filled backlogs)")
+	benchProbes := flag.Int("bench-probes", 5, "timed passes per case for -bench-engine")
+	benchFairness := flag.String("bench-fairness", conformance.PlatformFairness, "engine fairness for -bench-engine")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	r, err := conformance.Start(ctx, *engineDir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer r.Close()
+
+	switch {
+	case *benchEngine:
+		return runBench(r, *benchWorkers, *benchTasks, *benchProbes, *benchFairness)
+	case *replay != "":
+		return runReplay(r, *replay, *shrinkCalls)
+	}
+
+	list := conformance.Families
+	if *families != "all" {
+		list = strings.Split(*families, ",")
+	}
+	failed := false
+	start := time.Now()
+	for _, fam := range list {
+		ok, err := runFamily(r, fam, *seed, *n, *budget, *shrinkCalls, *twice)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		failed = failed || !ok
+	}
+	fmt.Printf("total time %s\n", time.Since(start).Round(time.Millisecond))
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+// runFamily plays n scenarios of one family and reports the share that ended identically.
+func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget time.Duration, shrinkCalls int, twice bool) (bool, error) {
+	start := time.Now()
+	played, same, unstable := 0, 0, 0
+	var first *conformance.Scenario
+	var firstDiv *conformance.Divergence
+	for i := range n {
+		if budget > 0 && time.Since(start) > budget {
+			break
+		}
+		sc, err := conformance.Generate(family, seed, i)
+		if err != nil {
+			return false, err
+		}
+		d, err := conformance.Check(r, sc)
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", sc.Name(), err)
+		}
+		if twice {
+			again, err := conformance.EngineRepeats(r, sc)
+			if err != nil {
+				return false, fmt.Errorf("%s: %w", sc.Name(), err)
+			}
+			if again != nil {
+				unstable++
+				fmt.Printf("  %s: the engine decided differently on a second play, %s\n", sc.Name(), again)
+			}
+		}
+		played++
+		if d == nil {
+			same++
+		} else if first == nil {
+			first, firstDiv = &sc, d
+		}
+	}
+	pct := 0.0
+	if played > 0 {
+		pct = 100 * float64(same) / float64(played)
+	}
+	fmt.Printf("%-22s %4d/%-4d identical (%5.1f%%)  %s\n", family, same, played, pct, time.Since(start).Round(time.Millisecond))
+	if twice {
+		fmt.Printf("%-22s %4d/%-4d engine plays not reproducible\n", "", unstable, played)
+	}
+	if first == nil {
+		return played > 0 && unstable == 0, nil
+	}
+	report(r, *first, firstDiv, shrinkCalls)
+	return false, nil
+}
+
+func report(r *conformance.Runner, sc conformance.Scenario, d *conformance.Divergence, shrinkCalls int) {
+	small, sd := sc, d
+	if shrinkCalls > 0 {
+		if s, dd := conformance.ShrinkDivergence(r, sc, shrinkCalls); dd != nil {
+			small, sd = s, dd
+		}
+	}
+	fmt.Printf("  first divergence, shrunk from %d to %d steps:\n", len(sc.Steps), len(small.Steps))
+	for _, line := range strings.Split(strings.TrimRight(small.String(), "\n"), "\n") {
+		fmt.Println("  " + line)
+	}
+	fmt.Println("  " + sd.String())
+	fmt.Println("  replay: " + small.JSON())
+}
+
+func runReplay(r *conformance.Runner, path string, shrinkCalls int) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	var sc conformance.Scenario
+	if err := json.Unmarshal(b, &sc); err != nil {
+		fmt.Fprintln(os.Stderr, "conform: reading the scenario:", err)
+		return 2
+	}
+	engine, err := r.PlayEngine(sc)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	goTrace := conformance.PlayGo(sc)
+	fmt.Print(sc.String())
+	for i := range sc.Steps {
+		fmt.Printf("  step %3d engine: %s\n           go:     %s\n", i+1, at(engine, i), at(goTrace, i))
+	}
+	if d := conformance.Compare(engine, goTrace); d != nil {
+		report(r, sc, d, shrinkCalls)
+		return 1
+	}
+	fmt.Println("identical")
+	return 0
+}
+
+func at(t []conformance.StepTrace, i int) string {
+	if i < len(t) {
+		return t[i].String()
+	}
+	return "(no step)"
+}
+
+func runBench(r *conformance.Runner, workers, queued, probes int, fairness string) int {
+	req := conformance.NewBenchRequest(workers, queued, probes, fairness)
+	fmt.Printf("engine timing: %d workers, %d tasks created (%d to stay queued), fairness %s\n",
+		workers, len(req.Tasks), queued, req.Options.Fairness)
+	res, err := r.TimeEngine(req)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	fmt.Printf("  load (register, create, resume): %.0f ms\n", res.LoadMs)
+	fmt.Printf("  fill passes: %s\n", formatMs(res.FillPassMs))
+	fmt.Printf("  queued after filling: %d\n", res.Queued)
+	fmt.Printf("  create-and-match (addAssignment + one match pass): %s\n", formatMs(res.CreateAndMatchMs))
+	fmt.Printf("  free-capacity (acceptAssignment + one match pass): %s\n", formatMs(res.FreeCapacityMs))
+	return 0
+}
+
+// formatMs prints samples with their median and maximum.
+func formatMs(v []float64) string {
+	if len(v) == 0 {
+		return "no samples"
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("p50 %.0f ms, max %.0f ms (samples %s)", s[len(s)/2], s[len(s)-1], strings.Join(parts, " "))
+}
