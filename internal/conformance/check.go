@@ -1,5 +1,7 @@
 package conformance
 
+import "time"
+
 // Check plays sc through the engine (via r) and the reference matcher and returns the first
 // divergence, nil when they agree on every step.
 func Check(r *Runner, sc Scenario) (*Divergence, error) {
@@ -12,9 +14,15 @@ func Check(r *Runner, sc Scenario) (*Divergence, error) {
 
 // ShrinkDivergence shrinks a diverging scenario with the engine as the oracle: a candidate
 // counts as failing when the engine and the reference matcher still differ on it. A
-// candidate the engine player cannot play counts as not failing.
-func ShrinkDivergence(r *Runner, sc Scenario, budget int) (Scenario, *Divergence) {
+// candidate the engine player cannot play counts as not failing, and so does every
+// candidate once the time limit has passed (0: none), which ends the shrinking with what
+// it has.
+func ShrinkDivergence(r *Runner, sc Scenario, budget int, limit time.Duration) (Scenario, *Divergence) {
+	deadline := time.Now().Add(limit)
 	small := Shrink(sc, func(c Scenario) bool {
+		if limit > 0 && time.Now().After(deadline) {
+			return false
+		}
 		d, err := Check(r, c)
 		return err == nil && d != nil
 	}, budget)

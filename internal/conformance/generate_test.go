@@ -181,8 +181,11 @@ func TestScenarioString(t *testing.T) {
 }
 
 func TestBenchRequestFollowsBenchmarkScale(t *testing.T) {
-	a := NewBenchRequest(20, 100, 3, "")
-	b := NewBenchRequest(20, 100, 3, "")
+	a, err := NewBenchRequest(20, 100, 3, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := NewBenchRequest(20, 100, 3, "")
 	if diff := cmp.Diff(a, b); diff != "" {
 		t.Fatalf("two workloads differ:\n%s", diff)
 	}
@@ -190,6 +193,9 @@ func TestBenchRequestFollowsBenchmarkScale(t *testing.T) {
 		t.Fatalf("sizes: %d workers, %d tasks, %d probes", len(a.Workers), len(a.Tasks), len(a.Probes))
 	}
 	for _, w := range a.Workers {
+		if n := len(a.Holds[w.ID]); n == 0 || n > 9 {
+			t.Errorf("worker %s holds %d offers after loading", w.ID, n)
+		}
 		if len(w.Tags) < 3 || len(w.Tags) > 8 {
 			t.Errorf("worker %s carries %d tags, want 3-8", w.ID, len(w.Tags))
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -31,14 +32,21 @@ type Runner struct {
 // which is also the order workers registered; once a hash outgrows the listpack limits
 // (128 fields or a 64-byte value by default) Redis turns it into a hash table whose scan
 // order depends on hashing, and ties between workers would no longer be reproducible.
-var RedisArgs = []string{
-	"--save", "", "--appendonly", "no",
-	"--hash-max-listpack-entries", "1000000", "--hash-max-listpack-value", "1000000",
-}
+//
+// The price is that every hash the engine keeps (its queued, pending and owner hashes too)
+// is a listpack, whose reads and writes cost O(fields): fine for scenarios, wrong for timing.
+// TimingRedisArgs keep Redis's defaults for that.
+var RedisArgs = append(slices.Clone(TimingRedisArgs),
+	"--hash-max-listpack-entries", "1000000", "--hash-max-listpack-value", "1000000")
 
-// Start launches redis-server (from PATH) on a free loopback port in a temporary directory
-// and `node engine-player.mjs` from engineDir (the conformance directory, after `npm ci`).
-func Start(ctx context.Context, engineDir string) (*Runner, error) {
+// TimingRedisArgs are the settings for timing the engine: nothing persisted, hashes as Redis
+// ships them.
+var TimingRedisArgs = []string{"--save", "", "--appendonly", "no"}
+
+// Start launches redis-server (from PATH) with redisArgs (RedisArgs or TimingRedisArgs) on a
+// free loopback port in a temporary directory, and `node engine-player.mjs` from engineDir
+// (the conformance directory, after `npm ci`).
+func Start(ctx context.Context, engineDir string, redisArgs []string) (*Runner, error) {
 	engineDir, err := filepath.Abs(engineDir)
 	if err != nil {
 		return nil, err
@@ -57,7 +65,7 @@ func Start(ctx context.Context, engineDir string) (*Runner, error) {
 		r.Close()
 		return nil, err
 	}
-	args := append([]string{"--bind", "127.0.0.1", "--port", strconv.Itoa(port), "--dir", dir}, RedisArgs...)
+	args := append([]string{"--bind", "127.0.0.1", "--port", strconv.Itoa(port), "--dir", dir}, redisArgs...)
 	r.redis = exec.CommandContext(ctx, "redis-server", args...)
 	r.redis.Stdout, r.redis.Stderr = io.Discard, os.Stderr
 	if err := r.redis.Start(); err != nil {

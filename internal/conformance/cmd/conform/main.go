@@ -35,6 +35,7 @@ func run() int {
 	seed := flag.Uint64("seed", 1, "generator seed")
 	budget := flag.Duration("budget", 0, "stop starting new scenarios in a family after this long (0: no limit)")
 	shrinkCalls := flag.Int("shrink", 400, "engine plays the shrinker may spend per failing family (0: do not shrink)")
+	shrinkTime := flag.Duration("shrink-time", 30*time.Second, "time the shrinker may spend per failing family")
 	engineDir := flag.String("engine-dir", "conformance", "directory holding engine-player.mjs and node_modules")
 	replay := flag.String("replay", "", "play one scenario from this JSON file (as printed after a divergence) and exit")
 	twice := flag.Bool("engine-twice", false, "also play each scenario through the engine a second time and count the plays that differ")
@@ -47,7 +48,11 @@ func run() int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	r, err := conformance.Start(ctx, *engineDir)
+	redisArgs := conformance.RedisArgs
+	if *benchEngine {
+		redisArgs = conformance.TimingRedisArgs
+	}
+	r, err := conformance.Start(ctx, *engineDir, redisArgs)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -58,7 +63,7 @@ func run() int {
 	case *benchEngine:
 		return runBench(r, *benchWorkers, *benchTasks, *benchProbes, *benchFairness)
 	case *replay != "":
-		return runReplay(r, *replay, *shrinkCalls)
+		return runReplay(r, *replay, shrinkLimits{*shrinkCalls, *shrinkTime})
 	}
 
 	list := conformance.Families
@@ -68,7 +73,7 @@ func run() int {
 	failed := false
 	start := time.Now()
 	for _, fam := range list {
-		ok, err := runFamily(r, fam, *seed, *n, *budget, *shrinkCalls, *twice)
+		ok, err := runFamily(r, fam, *seed, *n, *budget, shrinkLimits{*shrinkCalls, *shrinkTime}, *twice)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
@@ -83,7 +88,7 @@ func run() int {
 }
 
 // runFamily plays n scenarios of one family and reports the share that ended identically.
-func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget time.Duration, shrinkCalls int, twice bool) (bool, error) {
+func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget time.Duration, shrink shrinkLimits, twice bool) (bool, error) {
 	start := time.Now()
 	played, same, unstable := 0, 0, 0
 	var first *conformance.Scenario
@@ -128,14 +133,20 @@ func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget 
 	if first == nil {
 		return played > 0 && unstable == 0, nil
 	}
-	report(r, *first, firstDiv, shrinkCalls)
+	report(r, *first, firstDiv, shrink)
 	return false, nil
 }
 
-func report(r *conformance.Runner, sc conformance.Scenario, d *conformance.Divergence, shrinkCalls int) {
+// shrinkLimits bound the shrinker per failing family: engine plays and time.
+type shrinkLimits struct {
+	calls int
+	time  time.Duration
+}
+
+func report(r *conformance.Runner, sc conformance.Scenario, d *conformance.Divergence, shrink shrinkLimits) {
 	small, sd := sc, d
-	if shrinkCalls > 0 {
-		if s, dd := conformance.ShrinkDivergence(r, sc, shrinkCalls); dd != nil {
+	if shrink.calls > 0 {
+		if s, dd := conformance.ShrinkDivergence(r, sc, shrink.calls, shrink.time); dd != nil {
 			small, sd = s, dd
 		}
 	}
@@ -147,7 +158,7 @@ func report(r *conformance.Runner, sc conformance.Scenario, d *conformance.Diver
 	fmt.Println("  replay: " + small.JSON())
 }
 
-func runReplay(r *conformance.Runner, path string, shrinkCalls int) int {
+func runReplay(r *conformance.Runner, path string, shrink shrinkLimits) int {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -169,7 +180,7 @@ func runReplay(r *conformance.Runner, path string, shrinkCalls int) int {
 		fmt.Printf("  step %3d engine: %s\n           go:     %s\n", i+1, at(engine, i), at(goTrace, i))
 	}
 	if d := conformance.Compare(engine, goTrace); d != nil {
-		report(r, sc, d, shrinkCalls)
+		report(r, sc, d, shrink)
 		return 1
 	}
 	fmt.Println("identical")
@@ -184,7 +195,11 @@ func at(t []conformance.StepTrace, i int) string {
 }
 
 func runBench(r *conformance.Runner, workers, queued, probes int, fairness string) int {
-	req := conformance.NewBenchRequest(workers, queued, probes, fairness)
+	req, err := conformance.NewBenchRequest(workers, queued, probes, fairness)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
 	fmt.Printf("engine timing: %d workers, %d tasks created (%d to stay queued), fairness %s\n",
 		workers, len(req.Tasks), queued, req.Options.Fairness)
 	res, err := r.TimeEngine(req)
@@ -192,8 +207,8 @@ func runBench(r *conformance.Runner, workers, queued, probes int, fairness strin
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	fmt.Printf("  load (register, create, resume): %.0f ms\n", res.LoadMs)
-	fmt.Printf("  fill passes: %s\n", formatMs(res.FillPassMs))
+	fmt.Printf("  load (register workers, create tasks): %.0f ms\n", res.LoadMs)
+	fmt.Printf("  fill (the reference matcher's offers, by assignToUser): %.0f ms\n", res.FillMs)
 	fmt.Printf("  queued after filling: %d\n", res.Queued)
 	fmt.Printf("  create-and-match (addAssignment + one match pass): %s\n", formatMs(res.CreateAndMatchMs))
 	fmt.Printf("  free-capacity (acceptAssignment + one match pass): %s\n", formatMs(res.FreeCapacityMs))
