@@ -53,13 +53,31 @@ const (
 	ModeBalanced  MatchMode = "balanced"   // score minus BalancedLoadPenalty per pending offer
 )
 
+// MatchRules is the rule set the reference matcher follows (docs/contract.md, "How the
+// platform matches").
+type MatchRules string
+
+// MatcherConfig.Rules values.
+const (
+	// RulesPlatform reproduces the platform's engine: any shared tag, each worker ranking
+	// its own candidates, one match pass after every command.
+	RulesPlatform MatchRules = "platform"
+	// RulesEveryTag needs every task tag and lets each task pick its best worker, matching
+	// to a fixed point after every command. The mock server's default, also for "".
+	RulesEveryTag MatchRules = "every-tag"
+)
+
 // MatcherConfig carries the reference matcher's settings (docs/contract.md, section 7); the
 // zero value gives the documented defaults.
 type MatcherConfig struct {
+	// Rules is RulesEveryTag (the default, also for "") or RulesPlatform.
+	Rules MatchRules
 	// Mode is ModeBestMatch (the default, also for ""), ModeFirstCome or ModeBalanced.
 	Mode MatchMode
-	// AnyTagEligibility makes a worker eligible when it carries any one task tag instead of
-	// every task tag (the platform engine's looser rule).
+	// AnyTagEligibility relaxes the every-tag rules to a worker carrying any one task tag.
+	//
+	// Deprecated: use RulesPlatform, which reproduces the platform's any-tag rule with the
+	// platform's scores and order.
 	AnyTagEligibility bool
 	// DefaultMaxBacklog caps pending offers of workers without maxBacklogSize; 0 means 9.
 	DefaultMaxBacklog int
@@ -189,6 +207,16 @@ func WithMatcher(m MatcherConfig) Option {
 		case "", ModeBestMatch, ModeFirstCome, ModeBalanced:
 		default:
 			cfg.errs = append(cfg.errs, fmt.Errorf("mockserver: unknown matcher mode %q", m.Mode))
+			return
+		}
+		switch m.Rules {
+		case "", RulesPlatform, RulesEveryTag:
+		default:
+			cfg.errs = append(cfg.errs, fmt.Errorf("mockserver: unknown matcher rules %q", m.Rules))
+			return
+		}
+		if m.AnyTagEligibility && m.Rules == RulesPlatform {
+			cfg.errs = append(cfg.errs, errors.New("mockserver: AnyTagEligibility is part of the every-tag rules; the platform rules already match through any tag"))
 			return
 		}
 		cfg.matcher = m

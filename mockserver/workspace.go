@@ -60,7 +60,12 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 		tag := idTag(cfg.seed, gen, uint64(index))
 		evtPrefix, decPrefix = "evt_"+tag+"_", "dec_"+tag+"_"
 	}
+	rules := match.Rules(cfg.matcher.Rules)
+	if rules == "" {
+		rules = match.RulesEveryTag
+	}
 	mc := match.Config{
+		Rules:               rules,
 		Mode:                match.Mode(cfg.matcher.Mode),
 		AnyTagEligibility:   cfg.matcher.AnyTagEligibility,
 		DefaultMaxBacklog:   cfg.matcher.DefaultMaxBacklog,

@@ -14,7 +14,7 @@ import (
 
 // benchConfig is the engine configuration of every scale benchmark: the defaults with an
 // offer timeout long enough that loading never expires an offer.
-func benchConfig() Config { return Config{OfferTimeout: time.Hour} }
+func benchConfig() Config { return Config{Rules: RulesEveryTag, OfferTimeout: time.Hour} }
 
 // The scale benchmarks model a busy workspace: tags Zipf-distributed over 300 names, workers with
 // 3-8 tags, tasks with 1-3 tags, a fixed seed. They report per-operation latency

@@ -460,6 +460,10 @@ func (t *task) escalationLevel() int {
 // fireDue fires, in time order, every offer expiry and task clock due by target, each
 // followed by matching at its own time. Offer expiries go first at equal times.
 func (e *Engine) fireDue(res *Result, target int64, loc *time.Location) {
+	if e.platform() {
+		e.fireDuePlatform(res, target, loc)
+		return
+	}
 	for {
 		var offerAt, clockAt int64
 		if len(e.deadlines.h) > 0 && e.deadlines.h[0].deadline <= target {

@@ -18,7 +18,7 @@ type clockRun struct {
 }
 
 func newClockRun(t *testing.T) *clockRun {
-	return &clockRun{t: t, e: New(Config{OfferTimeout: 10 * time.Second})}
+	return &clockRun{t: t, e: New(Config{Rules: RulesEveryTag, OfferTimeout: 10 * time.Second})}
 }
 
 func (r *clockRun) ok(res Result, err error) {
@@ -336,7 +336,7 @@ func TestAckAndFail(t *testing.T) {
 // TestPropertyReachesClocks guards the property walk itself: it must take every clock
 // transition, or its invariants say nothing about them.
 func TestPropertyReachesClocks(t *testing.T) {
-	p, err := runPropertyLog(Config{}, propSeed(t), 4000)
+	p, err := runPropertyLog(Config{Rules: RulesEveryTag}, propSeed(t), 4000)
 	if err != nil {
 		t.Fatal(err)
 	}

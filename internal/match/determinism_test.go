@@ -9,7 +9,7 @@ import (
 // TestDeterminism replays the same random commands twice, on fresh engines, and requires
 // byte-identical events and decisions (ids, times, scores, candidates and reasons).
 func TestDeterminism(t *testing.T) {
-	for _, cfg := range []Config{{}, {AnyTagEligibility: true, Mode: ModeBalanced}} {
+	for _, cfg := range []Config{{}, {Mode: ModeBalanced}, {Rules: RulesEveryTag}, {Rules: RulesEveryTag, AnyTagEligibility: true, Mode: ModeBalanced}} {
 		seed := propSeed(t)
 		a, err := runPropertyLog(cfg, seed, 3000)
 		if err != nil {
@@ -31,7 +31,7 @@ func TestDeterminism(t *testing.T) {
 // TestOrderedWalkAgreesWithFullScan: best-match's early-stopping walk of the ready heaps
 // must choose exactly the worker a scan of every ready carrier chooses.
 func TestOrderedWalkAgreesWithFullScan(t *testing.T) {
-	for _, cfg := range []Config{{}, {DefaultMaxBacklog: 2}, {Learning: LearningConfig{LearnedVeto: true, LearnedVetoMinSamples: 2}}} {
+	for _, cfg := range []Config{{Rules: RulesEveryTag}, {Rules: RulesEveryTag, DefaultMaxBacklog: 2}, {Rules: RulesEveryTag, Learning: LearningConfig{LearnedVeto: true, LearnedVetoMinSamples: 2}}} {
 		seed := propSeed(t)
 		walk := newPropRun(cfg, seed)
 		scan := newPropRun(cfg, seed)
@@ -59,7 +59,7 @@ func TestInterningIgnoresMapOrder(t *testing.T) {
 	}
 	var first []string
 	for i := range 20 {
-		e := New(Config{})
+		e := New(Config{Rules: RulesEveryTag})
 		if _, err := e.UpsertWorker(t0, WorkerInput{ID: "w", RoutingWeights: weights}); err != nil {
 			t.Fatal(err)
 		}

@@ -56,6 +56,8 @@ type Engine struct {
 	learnSum   float64 // sum of every recorded reward, undecayed
 	learnPairs int
 
+	plat platState // RulesPlatform (platform_pass.go)
+
 	// fullScan turns off the ordered best-match walk; tests compare the two.
 	fullScan bool
 
@@ -118,6 +120,8 @@ type worker struct {
 	// the route heaps and sets it is in while ready (routeindex.go)
 	routeHeaps []*readyHeap
 	routeSets  []*routeSet
+
+	grants []int64 // RulesPlatform, ModeBalanced: Unix ns of its grants within the window
 }
 
 type pattern struct {
@@ -154,6 +158,15 @@ type task struct {
 	dlIdx     int32
 	dirty     bool
 	cl        *clockState // SLA, schedule and escalation ladder (clocks.go); nil: none
+
+	// RulesPlatform (platform_pass.go): positions in plat.byTag by tag slot, and a pass's
+	// scratch marks.
+	platPos    []int32
+	platQueued bool
+	platStamp  uint64
+	platOut    bool
+	platRank   float64
+	platTaken  bool
 }
 
 const (
@@ -168,6 +181,12 @@ const (
 func New(cfg Config) *Engine {
 	if cfg.Mode == "" {
 		cfg.Mode = ModeBestMatch
+	}
+	if cfg.Rules == "" {
+		cfg.Rules = RulesPlatform
+	}
+	if cfg.CandidateWindow <= 0 {
+		cfg.CandidateWindow = defaultCandidateWindow
 	}
 	if cfg.DefaultMaxBacklog <= 0 {
 		cfg.DefaultMaxBacklog = defaultMaxBacklog
@@ -277,6 +296,7 @@ func (e *Engine) intern(tag string) int32 {
 	e.byKeyTag = append(e.byKeyTag, posSet[*group]{})
 	e.keyTagPos = append(e.keyTagPos, -1)
 	e.byTag = append(e.byTag, posSet[*group]{})
+	e.plat.byTag = append(e.plat.byTag, posSet[*task]{})
 	return id
 }
 

@@ -81,10 +81,10 @@ func TestNotReadyCandidatesShareTheLimit(t *testing.T) {
 // the random commands produce (learning, load penalty, thresholds, assign, ...).
 func TestRetainedDecisionsReadBackUnchanged(t *testing.T) {
 	for _, cfg := range []Config{
-		{},
-		{Mode: ModeBalanced, AnyTagEligibility: true},
-		{Learning: LearningConfig{ShadowMode: true}},
-		{Learning: LearningConfig{LearnedVeto: true, LearnedVetoMinSamples: 2}, DecisionRetention: 50},
+		{Rules: RulesEveryTag},
+		{Rules: RulesEveryTag, Mode: ModeBalanced, AnyTagEligibility: true},
+		{Rules: RulesEveryTag, Learning: LearningConfig{ShadowMode: true}},
+		{Rules: RulesEveryTag, Learning: LearningConfig{LearnedVeto: true, LearnedVetoMinSamples: 2}, DecisionRetention: 50},
 	} {
 		seed := propSeed(t)
 		p := newPropRun(cfg, seed)

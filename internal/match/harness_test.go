@@ -19,8 +19,18 @@ type harness struct {
 	decisions []Decision
 }
 
+// newHarness starts an engine with cfg. The tests written against the every-tag rules get
+// them when cfg names no rule set; the platform's rules are asked for explicitly.
 func newHarness(t *testing.T, cfg Config) *harness {
-	return &harness{t: t, e: New(cfg), now: t0}
+	return &harness{t: t, e: New(everyTagUnlessSet(cfg)), now: t0}
+}
+
+// everyTagUnlessSet returns cfg with RulesEveryTag when it names no rule set.
+func everyTagUnlessSet(cfg Config) Config {
+	if cfg.Rules == "" {
+		cfg.Rules = RulesEveryTag
+	}
+	return cfg
 }
 
 func (h *harness) step() time.Time {

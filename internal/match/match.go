@@ -145,7 +145,7 @@ func (e *Engine) check(w *worker, s *spec, state bool, rs *[]Reason) (bool, floa
 			ok = false
 		}
 	}
-	if !explain && !e.cfg.AnyTagEligibility && len(w.patterns) == 0 && len(w.lit) == 0 {
+	if !explain && !e.anyTag() && len(w.patterns) == 0 && len(w.lit) == 0 {
 		ok, score := e.checkPlain(w, s)
 		if !ok {
 			return false, 0
@@ -173,7 +173,7 @@ func (e *Engine) check(w *worker, s *spec, state bool, rs *[]Reason) (bool, floa
 		case explicit && weight == 0:
 			fail(Reason{Kind: ReasonZeroWeight, Tag: name})
 		case !carried:
-			if !e.cfg.AnyTagEligibility {
+			if !e.anyTag() {
 				fail(Reason{Kind: ReasonMissingTag, Tag: name})
 			}
 		case e.learnedVetoed(w, id):
@@ -189,7 +189,7 @@ func (e *Engine) check(w *worker, s *spec, state bool, rs *[]Reason) (bool, floa
 			return false, 0
 		}
 	}
-	if e.cfg.AnyTagEligibility && !carriedAny {
+	if e.anyTag() && !carriedAny {
 		fail(Reason{Kind: ReasonMissingTag})
 	}
 	for i, th := range s.thr {
@@ -364,7 +364,7 @@ func (e *Engine) eachCandidate(s *spec, readyOnly bool, fn func(*worker)) {
 		}
 		pat = &e.readyPat
 	}
-	if e.cfg.AnyTagEligibility {
+	if e.anyTag() {
 		e.visitSeq++
 		stamp := e.visitSeq
 		once := func(w *worker) {
@@ -423,7 +423,7 @@ func (e *Engine) bestWorker(t *task) *worker {
 	if t.booked != "" {
 		return e.bookedWorker(t.booked, s, sc)
 	}
-	if e.cfg.Mode == ModeBestMatch && !e.cfg.AnyTagEligibility && !e.fullScan {
+	if e.cfg.Mode == ModeBestMatch && !e.anyTag() && !e.fullScan {
 		if rarest, known := e.rarestTag(s, func(id int32) int { return len(e.ready[id].items) }); known {
 			switch {
 			case s.rt != nil && e.bestWorkerRouted(s, rarest, sc): // routeindex.go

@@ -146,6 +146,9 @@ func (p *propRun) checkDecisions(ds []Decision, lenient bool) error {
 			return err
 		}
 		why := p.oracleIneligible(w, t, true)
+		if p.cfg.Rules == RulesPlatform {
+			why = p.oraclePlatformWhy(w, t, true)
+		}
 		if lenient && strings.HasPrefix(why, "learned veto") {
 			// A later expiry in the same Advance may have lowered the mean since.
 			continue
@@ -173,6 +176,12 @@ func (p *propRun) checkState() error {
 			}
 		}
 	}
+	var queued []Task
+	for _, id := range p.live {
+		if t, err := p.e.Task(id); err == nil && t.Status == StatusQueued {
+			queued = append(queued, t)
+		}
+	}
 	live := p.live[:0]
 	for _, id := range p.live {
 		t, err := p.e.Task(id)
@@ -195,6 +204,18 @@ func (p *propRun) checkState() error {
 			continue
 		}
 		for _, w := range workers {
+			if p.cfg.Rules == RulesPlatform {
+				// After a best-match pass a worker below its cap has had every candidate
+				// in its window awarded; only a union wider than the window (tasks slide
+				// in as others leave), a lost first-come claim or the balanced grant cap
+				// leave it one for the next pass.
+				if p.cfg.Mode == ModeBestMatch && p.platformReach(w, queued) <= p.cfg.CandidateWindow {
+					if why := p.oraclePlatformWhy(w, t, false); why == "" {
+						return fmt.Errorf("not a fixed point: queued %s %v could go to %s", id, t.Tags, w.ID)
+					}
+				}
+				continue
+			}
 			if why := p.oracleIneligible(w, t, false); why == "" {
 				return fmt.Errorf("not a fixed point: queued %s %v could go to %s", id, t.Tags, w.ID)
 			}

@@ -458,13 +458,17 @@ func TestPropertyInvariants(t *testing.T) {
 		name string
 		cfg  Config
 	}{
-		{"default", Config{}},
-		{"any-tag", Config{AnyTagEligibility: true}},
-		{"first-come", Config{Mode: ModeFirstCome, DefaultMaxBacklog: 2}},
-		{"balanced", Config{Mode: ModeBalanced}},
-		{"shadow", Config{Learning: LearningConfig{ShadowMode: true}}},
-		{"learned-veto", Config{Learning: LearningConfig{LearnedVeto: true, LearnedVetoMinSamples: 2}}},
-		{"no-learning", Config{Learning: LearningConfig{Disabled: true}, OfferTimeout: 10 * time.Second}},
+		{"platform", Config{Rules: RulesPlatform}},
+		{"platform-first-come", Config{Rules: RulesPlatform, Mode: ModeFirstCome, DefaultMaxBacklog: 2}},
+		{"platform-balanced", Config{Rules: RulesPlatform, Mode: ModeBalanced}},
+		{"platform-small-window", Config{Rules: RulesPlatform, CandidateWindow: 2, OfferTimeout: 10 * time.Second}},
+		{"every-tag", Config{Rules: RulesEveryTag}},
+		{"any-tag", Config{Rules: RulesEveryTag, AnyTagEligibility: true}},
+		{"first-come", Config{Rules: RulesEveryTag, Mode: ModeFirstCome, DefaultMaxBacklog: 2}},
+		{"balanced", Config{Rules: RulesEveryTag, Mode: ModeBalanced}},
+		{"shadow", Config{Rules: RulesEveryTag, Learning: LearningConfig{ShadowMode: true}}},
+		{"learned-veto", Config{Rules: RulesEveryTag, Learning: LearningConfig{LearnedVeto: true, LearnedVetoMinSamples: 2}}},
+		{"no-learning", Config{Rules: RulesEveryTag, Learning: LearningConfig{Disabled: true}, OfferTimeout: 10 * time.Second}},
 	}
 	n := propLength()
 	seed := propSeed(t)

@@ -15,6 +15,9 @@ func (e *Engine) enqueue(t *task) {
 	t.tags = g.tags // share one copy per group
 	t.g = g
 	g.push(t)
+	if e.platform() {
+		e.platEnqueue(t)
+	}
 }
 
 func (e *Engine) newGroup(key string, t *task) *group {
@@ -33,7 +36,7 @@ func (e *Engine) newGroup(key string, t *task) *group {
 		e.keyTags = append(e.keyTags, g.keyTag)
 	}
 	e.byKeyTag[g.keyTag].add(g, &g.keyPos)
-	if e.cfg.AnyTagEligibility {
+	if e.anyTag() {
 		g.tagPos = make([]int32, len(g.tags))
 		for i, tag := range g.tags {
 			e.byTag[tag].add(g, &g.tagPos[i])
@@ -55,6 +58,7 @@ func (e *Engine) newGroup(key string, t *task) *group {
 
 // dequeue takes a queued task out of its group, dropping the group when empty.
 func (e *Engine) dequeue(t *task) {
+	e.platDequeue(t)
 	g := t.g
 	if g == nil || t.heapIdx < 0 {
 		return
@@ -81,7 +85,7 @@ func (e *Engine) dequeue(t *task) {
 		e.keyTags = e.keyTags[:last]
 		e.keyTagPos[g.keyTag] = -1
 	}
-	if e.cfg.AnyTagEligibility {
+	if e.anyTag() {
 		for i, tag := range g.tags {
 			e.byTag[tag].remove(g.tagPos[i], groupTagSlot(tag))
 		}

@@ -12,7 +12,7 @@ import (
 // worker with room for one offer. Equal priorities must come out in creation order, and an
 // offer released back to the queue must keep its place ahead of later tasks.
 func TestQueueOrderWithinOneInstant(t *testing.T) {
-	e := New(Config{})
+	e := New(Config{Rules: RulesEveryTag})
 	now := t0
 	must := func(_ Result, err error) {
 		t.Helper()

@@ -20,7 +20,7 @@ func TestRouteIndexAgreesWithFullScan(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
 			// Few candidates, so that the walks stop early and a wrong bound shows.
-			walk, scan := New(Config{MaxCandidates: 2}), New(Config{MaxCandidates: 2})
+			walk, scan := New(Config{Rules: RulesEveryTag, MaxCandidates: 2}), New(Config{Rules: RulesEveryTag, MaxCandidates: 2})
 			scan.fullScan = true
 			rng := rand.New(rand.NewPCG(seed, 7))
 			now := t0

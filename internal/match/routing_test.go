@@ -314,7 +314,7 @@ func TestDistanceKm(t *testing.T) {
 }
 
 func TestRoutingBadInput(t *testing.T) {
-	e := New(Config{})
+	e := New(Config{Rules: RulesEveryTag})
 	tests := []struct {
 		name string
 		err  error

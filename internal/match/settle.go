@@ -4,6 +4,10 @@ package match
 // workers (gained capacity, availability, tags or weights) can make a match possible; each
 // round offers the first task in task order among those, to its best worker.
 func (e *Engine) settle(res *Result) {
+	if e.platform() {
+		e.platformPass(res)
+		return
+	}
 	for {
 		var bestT *task
 		var bestW *worker

@@ -115,7 +115,7 @@ func (e *Engine) CreateTask(now time.Time, in TaskInput) (Result, error) {
 	if e.startClocks(t, in.Clocks, res) {
 		return e.finish(res), nil
 	}
-	if len(e.dirtyTasks) > 0 || len(e.dirtyWorkers) > 0 {
+	if e.platform() || len(e.dirtyTasks) > 0 || len(e.dirtyWorkers) > 0 {
 		e.enqueue(t)
 		e.markTask(t)
 		return e.finish(res), nil

@@ -13,7 +13,7 @@ func (e *Engine) bestTaskFor(w *worker) *task {
 	var best *task
 	e.visitSeq++
 	stamp := e.visitSeq
-	anyTag := e.cfg.AnyTagEligibility
+	anyTag := e.anyTag()
 	okTask := func(t *task) bool {
 		if containsID(t.vetoed, w.id) || containsID(t.rejected, w.id) || (t.booked != "" && t.booked != w.id) {
 			return false

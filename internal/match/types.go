@@ -52,9 +52,17 @@ const (
 type Config struct {
 	// Mode is the worker choice rule; "" means ModeBestMatch.
 	Mode Mode
-	// AnyTagEligibility makes a worker eligible when it carries at least one task tag
-	// (the platform engine's rule) instead of every task tag (the default).
+	// Rules is the rule set; "" means RulesPlatform.
+	Rules Rules
+	// AnyTagEligibility relaxes RulesEveryTag to a worker carrying at least one task tag,
+	// scored by the every-tag rules. RulesPlatform ignores it: it already matches through
+	// any shared tag, with the platform's scores.
+	//
+	// Deprecated: use RulesPlatform, which reproduces the platform's whole rule set.
 	AnyTagEligibility bool
+	// CandidateWindow is, under RulesPlatform, how many candidate tasks a worker reads per
+	// pass (the engine's relevantBatchSize); 0 (or less) means 50.
+	CandidateWindow int
 	// DefaultMaxBacklog is the cap of pending offers for workers without their own
 	// maxBacklogSize; 0 (or less) means 9.
 	DefaultMaxBacklog int

@@ -57,6 +57,9 @@ func (e *Engine) UpsertWorker(now time.Time, in WorkerInput) (Result, error) {
 		w = &worker{id: in.ID, createdAt: e.nowTime, lastMatch: e.now}
 		e.workers[in.ID] = w
 		e.sortedIDs = nil
+		if e.platform() {
+			e.platRegister(w)
+		}
 		res.Created = true
 	}
 	e.applyWorker(w, in)
@@ -364,6 +367,9 @@ func (e *Engine) RemoveWorker(now time.Time, id string) (Result, error) {
 	}
 	e.releaseAll(w, "workerRemoved", res)
 	w.removed = true
+	if e.platform() {
+		e.platUnregister(w)
+	}
 	e.unindex(w)
 	e.forgetStats(w)
 	delete(e.workers, id)

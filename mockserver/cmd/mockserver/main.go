@@ -67,7 +67,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	manual := fs.Bool("manual-clock", false, "use a manual clock moved by POST /_mock/clock/advance")
 	clockStart := fs.Int64("clock-start", 0, "manual clock start, epoch ms (default: now)")
 	mode := fs.String("mode", "", "matcher mode: best-match (default), first-come or balanced")
-	anyTag := fs.Bool("any-tag", false, "a worker is eligible when it carries any task tag, not all")
+	rules := fs.String("rules", "", "matching rules: every-tag (default) or platform")
+	anyTag := fs.Bool("any-tag", false, "deprecated: the every-tag rules relaxed to any one tag (use -rules platform)")
 	backlog := fs.Int("default-backlog", 0, "default maxBacklogSize (0 means 9)")
 	offerTimeout := fs.Duration("offer-timeout", 0, "offer expiry without escalation.respondWithinMs (0 means 60s)")
 	noLearning := fs.Bool("no-learning", false, "turn reward learning off")
@@ -86,7 +87,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	opts := []mockserver.Option{
 		mockserver.WithSeed(*seed),
-		mockserver.WithMatcher(mockserver.MatcherConfig{Mode: mockserver.MatchMode(*mode), AnyTagEligibility: *anyTag, DefaultMaxBacklog: *backlog,
+		mockserver.WithMatcher(mockserver.MatcherConfig{Rules: mockserver.MatchRules(*rules), Mode: mockserver.MatchMode(*mode), AnyTagEligibility: *anyTag, DefaultMaxBacklog: *backlog,
 			OfferTimeout: *offerTimeout, LearningDisabled: *noLearning}),
 		mockserver.WithDeliveryPolicy(mockserver.DeliveryPolicy{MaxAttempts: *attempts, InitialBackoff: *backoff}),
 		mockserver.WithLogger(logger),

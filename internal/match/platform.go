@@ -1,0 +1,337 @@
+package match
+
+import (
+	"maps"
+	"math"
+	"slices"
+	"strings"
+)
+
+// The platform's rules (RulesPlatform), as its published engine applies them. Each rule
+// below is pinned by a test in platform_test.go and described, with its smallest scenario,
+// in docs/contract.md, "How the platform matches".
+//
+//   - Candidates. A worker with routing weights reaches a task through its positive
+//     entries only (exact tags and `prefix*` patterns); a worker without weights through
+//     its tags, each at weight 1. Tasks carrying a tag that one of its 0 entries matches,
+//     tasks that veto it, that it rejected or that are booked for someone else are not
+//     candidates.
+//   - Window. Each candidate's rank is its priority times the summed weights of the
+//     worker's entries that match its tags; the worker reads only the Config.CandidateWindow
+//     (50) LOWEST ranks, ties by task id as a string, and walks them by priority, highest
+//     first (ties keep the window order).
+//   - Score. With weights: 0 when a task threshold is not met (exact entry, else a
+//     matching pattern) or a 0 entry matches a task tag, else the sum of every positive
+//     entry matching each task tag (exact and patterns together). Without weights: 0 when
+//     the task has thresholds, else the share of the worker's tags that match a task tag.
+//     A candidate with score 0, or with priority + score exactly 0, is never offered.
+//   - One pass after every command, over the available workers below their cap in
+//     registration order, all reading the queue as it was before the pass.
+//     ModeBestMatch (the engine's fairness "best-match") and ModeBalanced gather every
+//     worker's candidates and award them in one list by priority + score (best first,
+//     ties to the earlier worker, then the worker's own order); ModeBalanced lowers each
+//     by a load penalty and caps grants per window. ModeFirstCome lets each worker take
+//     its first candidates up to its free slots, workers claiming in registration order:
+//     a task claimed before loses the claim and the worker gets nothing in its place.
+
+// platTier is the claim round of a worker in ModeFirstCome: the engine spends one extra
+// round trip to expand `prefix*` entries, once for positive and once for 0 entries, so
+// such workers claim after the others.
+func platTier(w *worker) int {
+	tier := 0
+	if len(w.weights) == 0 {
+		for _, t := range w.tags {
+			if strings.HasSuffix(t, "*") {
+				return 1
+			}
+		}
+		return 0
+	}
+	pos, zero := false, false
+	for k, v := range w.weights {
+		if strings.HasSuffix(k, "*") {
+			if v > 0 {
+				pos = true
+			} else if v == 0 {
+				zero = true
+			}
+		}
+	}
+	if pos {
+		tier++
+	}
+	if zero {
+		tier++
+	}
+	return tier
+}
+
+// platEntry is one routing entry of a worker: an exact tag or a `prefix*` pattern.
+type platEntry struct {
+	key    string
+	prefix string // without the star; "" for an exact key
+	star   bool
+	weight float64
+}
+
+func (p platEntry) matches(tag string) bool {
+	if p.key == tag {
+		return true
+	}
+	return p.star && strings.HasPrefix(tag, p.prefix)
+}
+
+// platEntries lists w's routing entries in key order (the engine keeps the order they were
+// written in, which a JSON object decoded into a map loses; docs/contract.md says so).
+func platEntries(w *worker) []platEntry {
+	out := make([]platEntry, 0, len(w.weights))
+	for _, k := range slices.Sorted(maps.Keys(w.weights)) {
+		p, star := strings.CutSuffix(k, "*")
+		out = append(out, platEntry{key: k, prefix: p, star: star, weight: w.weights[k]})
+	}
+	return out
+}
+
+// platThresholdWeight is the engine's effective weight for a threshold: the exact entry,
+// else the first pattern that matches, else 0.
+func platThresholdWeight(es []platEntry, tag string) float64 {
+	for _, e := range es {
+		if !e.star && e.key == tag {
+			return e.weight
+		}
+	}
+	for _, e := range es {
+		if e.matches(tag) {
+			return e.weight
+		}
+	}
+	return 0
+}
+
+// platScore is the engine's match score of w for t, and why it is 0 when it is. The
+// worker's routing rules beyond tags (routing.go) are checked by the caller.
+func (e *Engine) platScore(w *worker, t *task, rs *[]Reason) (float64, ReasonKind) {
+	if len(w.weights) > 0 {
+		es := platEntries(w)
+		for _, k := range slices.Sorted(maps.Keys(t.thrIn)) {
+			min := t.thrIn[k]
+			if got := platThresholdWeight(es, k); got < min {
+				if rs == nil {
+					return 0, ReasonThreshold
+				}
+				*rs = append(*rs, Reason{Kind: ReasonThreshold, Tag: k, Weight: got, Threshold: min})
+				return 0, ReasonThreshold
+			}
+		}
+		for _, en := range es {
+			if en.weight != 0 {
+				continue
+			}
+			for _, tag := range t.tagsIn {
+				if en.matches(tag) {
+					if rs != nil {
+						*rs = append(*rs, Reason{Kind: ReasonZeroWeight, Tag: tag})
+					}
+					return 0, ReasonZeroWeight
+				}
+			}
+		}
+		sum := 0.0
+		for _, tag := range t.tagsIn {
+			for _, en := range es {
+				if en.weight > 0 && en.matches(tag) {
+					sum += en.weight
+					if rs != nil {
+						*rs = append(*rs, Reason{Kind: ReasonTagWeight, Tag: tag, Weight: en.weight})
+					}
+				}
+			}
+		}
+		if sum == 0 {
+			return 0, ReasonMissingTag
+		}
+		return sum, ""
+	}
+	if len(t.thrIn) > 0 {
+		// A worker without weights never meets a threshold.
+		if rs != nil {
+			for _, k := range slices.Sorted(maps.Keys(t.thrIn)) {
+				*rs = append(*rs, Reason{Kind: ReasonThreshold, Tag: k, Threshold: t.thrIn[k]})
+			}
+		}
+		return 0, ReasonThreshold
+	}
+	if len(w.tags) == 0 {
+		return 0, ReasonMissingTag
+	}
+	matched := 0
+	for _, u := range w.tags {
+		en := platEntry{key: u}
+		en.prefix, en.star = strings.CutSuffix(u, "*")
+		for _, tag := range t.tagsIn {
+			if en.matches(tag) {
+				matched++
+				break
+			}
+		}
+	}
+	if matched == 0 {
+		return 0, ReasonMissingTag
+	}
+	score := float64(matched) / float64(len(w.tags))
+	if rs != nil {
+		*rs = append(*rs, Reason{Kind: ReasonTagWeight, Weight: score})
+	}
+	return score, ""
+}
+
+// platCand is one candidate task of a worker in a pass.
+type platCand struct {
+	t     *task
+	rank  float64 // the window's rank: priority × the matching entries' weights
+	prio  float64 // priority + score: what the pass ranks by
+	score float64
+}
+
+// platKeys expands a worker's entries (positive or 0) to the tag ids they reach: exact
+// keys the engine has seen and every tag ever used by a task that a pattern matches. A tag
+// reached twice is listed twice, as the engine sums its set twice.
+func (e *Engine) platKeys(w *worker, positive bool, out []platKey) []platKey {
+	add := func(key string, weight float64) {
+		if p, star := strings.CutSuffix(key, "*"); star {
+			for id, name := range e.tagNames {
+				if e.tagUses[id] > 0 && strings.HasPrefix(name, p) {
+					out = append(out, platKey{id: int32(id), weight: weight})
+				}
+			}
+			return
+		}
+		if id := e.lookupTag(key); id >= 0 {
+			out = append(out, platKey{id: id, weight: weight})
+		}
+	}
+	if len(w.weights) == 0 {
+		if positive {
+			for _, t := range w.tags {
+				add(t, 1)
+			}
+		}
+		return out
+	}
+	for _, k := range slices.Sorted(maps.Keys(w.weights)) {
+		v := w.weights[k]
+		if (positive && v > 0) || (!positive && v == 0) {
+			add(k, v)
+		}
+	}
+	return out
+}
+
+type platKey struct {
+	id     int32
+	weight float64
+}
+
+// platCandidates returns w's candidates in the order it walks them, at most budget of them
+// (all when budget < 0).
+func (e *Engine) platCandidates(w *worker, budget int, out []platCand) []platCand {
+	if budget == 0 {
+		return out
+	}
+	ps := &e.plat
+	ps.keys = e.platKeys(w, true, ps.keys[:0])
+	if len(ps.keys) == 0 {
+		return out
+	}
+	e.visitSeq++
+	stamp := e.visitSeq
+	// Tasks a 0 entry reaches are out: stamped first, never ranked.
+	ps.zero = e.platKeys(w, false, ps.zero[:0])
+	for _, k := range ps.zero {
+		for _, t := range ps.byTag[k.id].items {
+			t.platStamp, t.platOut = stamp, true
+		}
+	}
+	win := ps.window[:0]
+	for _, k := range ps.keys {
+		for _, t := range ps.byTag[k.id].items {
+			if t.platStamp != stamp {
+				t.platStamp, t.platOut, t.platRank = stamp, false, 0
+				if containsID(t.vetoed, w.id) || containsID(t.rejected, w.id) || (t.booked != "" && t.booked != w.id) {
+					t.platOut = true
+				} else {
+					win = append(win, platCand{t: t})
+				}
+			}
+			if !t.platOut {
+				t.platRank += k.weight * t.priority
+			}
+		}
+	}
+	for i := range win {
+		win[i].rank = win[i].t.platRank
+	}
+	slices.SortFunc(win, platRankCmp)
+	if len(win) > e.cfg.CandidateWindow {
+		win = win[:e.cfg.CandidateWindow]
+	}
+	slices.SortStableFunc(win, func(a, b platCand) int {
+		switch {
+		case a.t.priority > b.t.priority:
+			return -1
+		case a.t.priority < b.t.priority:
+			return 1
+		}
+		return 0
+	})
+	for _, c := range win {
+		if budget >= 0 && budget == 0 {
+			break
+		}
+		score, prio, ok := e.platEligible(w, c.t)
+		if !ok {
+			continue
+		}
+		c.score, c.prio = score, prio
+		out = append(out, c)
+		budget--
+	}
+	ps.window = win[:0]
+	return out
+}
+
+// platRankCmp orders a worker's window: rank ascending, then task id as a string.
+func platRankCmp(a, b platCand) int {
+	switch {
+	case a.rank < b.rank:
+		return -1
+	case a.rank > b.rank:
+		return 1
+	}
+	return strings.Compare(a.t.id, b.t.id)
+}
+
+// platEligible applies the checks the engine makes inside the window: the routing rules
+// beyond tags (their score parts add to the score), then the match score.
+func (e *Engine) platEligible(w *worker, t *task) (score, prio float64, ok bool) {
+	bonus := 0.0
+	if t.rt != nil {
+		rok, b := e.checkRouting(w, t.rt, nil)
+		if !rok {
+			return 0, 0, false
+		}
+		bonus = b
+	}
+	score, _ = e.platScore(w, t, nil)
+	prio = t.priority + score
+	if score == 0 || prio == 0 || math.IsNaN(prio) {
+		return 0, 0, false
+	}
+	return score + bonus, prio + bonus, true
+}
+
+// platActive reports whether w takes part in a pass: registered, available and not on a
+// break (the engine's pause), below its cap.
+func (e *Engine) platActive(w *worker) bool {
+	return !w.removed && w.available && !w.onBreak && len(w.pending) < e.capOf(w)
+}

@@ -1,0 +1,330 @@
+package match
+
+import (
+	"cmp"
+	"container/heap"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// platState is the engine's state for RulesPlatform.
+type platState struct {
+	order  []*worker       // registration order: the engine's user order
+	byTag  []posSet[*task] // by tag id: queued tasks carrying it
+	keys   []platKey       // scratch: a worker's positive entries, expanded
+	zero   []platKey       // scratch: its 0 entries, expanded
+	window []platCand      // scratch: a worker's window
+	cands  []platCand      // scratch: every worker's candidates in a pass
+	users  []platUser      // scratch: the workers of a pass with their candidates
+}
+
+// platUser is one worker's part of a pass: its candidates are cands[from:to].
+type platUser struct {
+	w        *worker
+	from, to int
+	max      int // the most offers it may hold after the pass
+}
+
+// balancedWindow is the engine's fairnessWindowMs default: grants older than this no
+// longer count against the balanced grant cap.
+const balancedWindow = time.Hour
+
+// balancedPenaltyRatio is the balanced preset's load penalty as a share of the median
+// candidate priority of the pass.
+const balancedPenaltyRatio = 0.05
+
+func (e *Engine) platRegister(w *worker) { e.plat.order = append(e.plat.order, w) }
+
+func (e *Engine) platUnregister(w *worker) {
+	e.plat.order = slices.DeleteFunc(e.plat.order, func(x *worker) bool { return x == w })
+}
+
+func (e *Engine) platEnqueue(t *task) {
+	ps := &e.plat
+	t.platPos = slices.Grow(t.platPos[:0], len(t.tags))[:len(t.tags)]
+	for i, id := range t.tags {
+		ps.byTag[id].add(t, &t.platPos[i])
+	}
+	t.platQueued = true
+}
+
+func (e *Engine) platDequeue(t *task) {
+	if !t.platQueued {
+		return
+	}
+	for i, id := range t.tags {
+		e.plat.byTag[id].remove(t.platPos[i], platTagSlot(id))
+	}
+	t.platQueued = false
+}
+
+func platTagSlot(id int32) func(*task) *int32 {
+	return func(x *task) *int32 {
+		i, _ := slices.BinarySearch(x.tags, id)
+		return &x.platPos[i]
+	}
+}
+
+// platformPass is the one match pass that follows every command under RulesPlatform.
+func (e *Engine) platformPass(res *Result) {
+	e.clearDirty() // the every-tag rules' bookkeeping; a pass looks at every worker
+	ps := &e.plat
+	cands, users := ps.cands[:0], ps.users[:0]
+	firstCome := e.cfg.Mode == ModeFirstCome
+	var winCap int
+	if e.cfg.Mode == ModeBalanced {
+		winCap = e.balancedCap()
+	}
+	for _, w := range ps.order {
+		if w.removed || !w.available || w.onBreak {
+			continue
+		}
+		free := e.capOf(w) - len(w.pending)
+		if free <= 0 {
+			continue
+		}
+		if e.cfg.Mode == ModeBalanced {
+			free = min(free, max(0, winCap-e.grantsInWindow(w)))
+			if free == 0 {
+				continue
+			}
+		}
+		from := len(cands)
+		budget := -1
+		if firstCome {
+			budget = free
+		}
+		cands = e.platCandidates(w, budget, cands)
+		if len(cands) > from {
+			users = append(users, platUser{w: w, from: from, to: len(cands), max: len(w.pending) + free})
+		}
+	}
+	ps.cands, ps.users = cands, users
+	if firstCome {
+		e.claimFirstCome(res)
+	} else {
+		e.arbitrate(res)
+	}
+	clear(ps.users)
+	ps.users = ps.users[:0]
+	clear(ps.cands)
+	ps.cands = ps.cands[:0]
+}
+
+// claimFirstCome lets each worker claim its candidates: workers without patterns in
+// registration order, then those the engine delays by a pattern expansion.
+func (e *Engine) claimFirstCome(res *Result) {
+	ps := &e.plat
+	for tier := 0; tier <= 2; tier++ {
+		for _, u := range ps.users {
+			if platTier(u.w) != tier {
+				continue
+			}
+			for _, c := range ps.cands[u.from:u.to] {
+				if c.t.status == StatusQueued {
+					e.platOffer(c.t, u.w, c, res)
+				}
+			}
+		}
+	}
+}
+
+// platPair is one (worker, task) candidate in the pass's global list.
+type platPair struct {
+	u    int // index in plat.users
+	c    platCand
+	rank float64 // balanced: priority minus the load penalty when evaluated
+	load int     // balanced: the worker's load when evaluated
+}
+
+// arbitrate awards the pass's candidates in one list, best first (ModeBestMatch and
+// ModeBalanced), then makes the offers grouped by worker in the order of first award.
+func (e *Engine) arbitrate(res *Result) {
+	ps := &e.plat
+	pairs := make([]platPair, 0, len(ps.cands))
+	for i, u := range ps.users {
+		for _, c := range ps.cands[u.from:u.to] {
+			pairs = append(pairs, platPair{u: i, c: c})
+		}
+	}
+	load := make([]int, len(ps.users))
+	for i, u := range ps.users {
+		load[i] = len(u.w.pending)
+	}
+	won := make([][]platCand, len(ps.users))
+	var firstWin []int
+	award := func(p platPair) {
+		t := p.c.t
+		if t.platTaken || load[p.u] >= ps.users[p.u].max {
+			return
+		}
+		t.platTaken = true
+		load[p.u]++
+		if len(won[p.u]) == 0 {
+			firstWin = append(firstWin, p.u)
+		}
+		won[p.u] = append(won[p.u], p.c)
+	}
+	penalty := 0.0
+	if e.cfg.Mode == ModeBalanced && len(pairs) > 0 {
+		prios := make([]float64, len(pairs))
+		for i, p := range pairs {
+			prios[i] = p.c.prio
+		}
+		slices.Sort(prios)
+		mid := len(prios) / 2
+		median := prios[mid]
+		if len(prios)%2 == 0 {
+			median = (prios[mid-1] + prios[mid]) / 2
+		}
+		if median > 0 {
+			penalty = median * balancedPenaltyRatio
+		}
+	}
+	if penalty <= 0 {
+		slices.SortStableFunc(pairs, func(a, b platPair) int { return cmp.Compare(b.c.prio, a.c.prio) })
+		for _, p := range pairs {
+			award(p)
+		}
+	} else {
+		h := &pairHeap{users: ps.users}
+		eval := func(p platPair) platPair {
+			p.load = load[p.u]
+			p.rank = p.c.prio - penalty*float64(p.load)
+			return p
+		}
+		for _, p := range pairs {
+			h.items = append(h.items, eval(p))
+		}
+		heap.Init(h)
+		for h.Len() > 0 {
+			p := heap.Pop(h).(platPair)
+			if p.c.t.platTaken {
+				continue
+			}
+			if load[p.u] != p.load {
+				heap.Push(h, eval(p))
+				continue
+			}
+			award(p)
+		}
+	}
+	for _, i := range firstWin {
+		w := ps.users[i].w
+		for _, c := range won[i] {
+			c.t.platTaken = false
+			if e.cfg.Mode == ModeBalanced {
+				w.grants = append(w.grants, e.now)
+			}
+			e.platOffer(c.t, w, c, res)
+		}
+	}
+	for _, p := range pairs {
+		p.c.t.platTaken = false
+	}
+}
+
+// pairHeap is the balanced arbitration order: higher rank, then lower load when
+// evaluated, then higher priority, then task id, then worker id.
+type pairHeap struct {
+	items []platPair
+	users []platUser
+}
+
+func (h *pairHeap) Len() int      { return len(h.items) }
+func (h *pairHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *pairHeap) Push(x any)    { h.items = append(h.items, x.(platPair)) }
+func (h *pairHeap) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return x
+}
+func (h *pairHeap) Less(i, j int) bool {
+	a, b := h.items[i], h.items[j]
+	if a.rank != b.rank {
+		return a.rank > b.rank
+	}
+	if a.load != b.load {
+		return a.load < b.load
+	}
+	if a.c.prio != b.c.prio {
+		return a.c.prio > b.c.prio
+	}
+	if a.c.t.id != b.c.t.id {
+		return a.c.t.id < b.c.t.id
+	}
+	return strings.Compare(h.users[a.u].w.id, h.users[b.u].w.id) < 0
+}
+
+// grantsInWindow counts w's balanced grants within the window, dropping older ones.
+func (e *Engine) grantsInWindow(w *worker) int {
+	from := e.now - int64(balancedWindow)
+	i := 0
+	for i < len(w.grants) && w.grants[i] < from {
+		i++
+	}
+	if i > 0 {
+		w.grants = append(w.grants[:0], w.grants[i:]...)
+	}
+	return len(w.grants)
+}
+
+// balancedCap is the balanced preset's grant cap per window: twice the mean grants of the
+// workers taking part (available, not on a break), never below the default backlog cap.
+func (e *Engine) balancedCap() int {
+	total, n := 0, 0
+	for _, w := range e.plat.order {
+		if w.removed || !w.available || w.onBreak {
+			continue
+		}
+		n++
+		total += e.grantsInWindow(w)
+	}
+	return max(e.cfg.DefaultMaxBacklog, int(math.Ceil(2*float64(total)/float64(max(1, n)))))
+}
+
+// platOffer offers t to w, explaining the decision by the platform's score.
+func (e *Engine) platOffer(t *task, w *worker, c platCand, res *Result) {
+	rs := e.reasons[:0]
+	e.platScore(w, t, &rs)
+	if t.rt != nil {
+		e.checkRouting(w, t.rt, &rs)
+	}
+	e.reasons = rs
+	e.marks = append(e.marks[:0], candMark{w: w, ok: true, chosen: true, score: c.score, start: 0, end: len(rs)})
+	e.offer(t, w, e.cfg.Mode, res)
+}
+
+// fireDuePlatform is the engine's maintenance pass at target: every offer whose deadline
+// has passed expires at target, in deadline order then task id, and the task clocks due
+// fire in time order; nothing is matched in between, so the command's one pass re-matches
+// all of them together (two expired offers can swap workers).
+func (e *Engine) fireDuePlatform(res *Result, target int64, loc *time.Location) {
+	var due []*task
+	for len(e.deadlines.h) > 0 && e.deadlines.h[0].deadline <= target {
+		t := e.deadlines.h[0]
+		e.deadlines.remove(t)
+		due = append(due, t)
+	}
+	slices.SortStableFunc(due, func(a, b *task) int {
+		if c := cmp.Compare(a.deadline, b.deadline); c != 0 {
+			return c
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	for len(e.clocks.h) > 0 && e.clocks.h[0].cl.at <= target {
+		t := e.clocks.h[0]
+		e.setClock(t.cl.at, time.Unix(0, t.cl.at).In(loc))
+		e.fireClock(t, res)
+	}
+	if len(due) > 0 {
+		e.setClock(target, time.Unix(0, target).In(loc))
+		for _, t := range due {
+			if t.status == StatusPending && t.w != nil {
+				e.expire(t, res)
+			}
+		}
+	}
+}

@@ -1,0 +1,225 @@
+package match
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestPlatformRules plays the smallest scenario of each platform rule (docs/contract.md,
+// "How the platform matches") under both rule sets: the platform's outcome is what the
+// published engine does; the every-tag outcome shows what the rule changes.
+func TestPlatformRules(t *testing.T) {
+	type worker = WorkerInput
+	cap1 := ptr(1)
+	on := ptr(true)
+	tests := []struct {
+		name     string
+		mode     Mode
+		play     func(h *harness)
+		platform map[string]string
+		everyTag map[string]string
+	}{
+		{
+			name:     "one shared tag is enough",
+			play:     func(h *harness) { h.worker("w1", "a"); h.task("t1", "a", "b") },
+			platform: map[string]string{"t1": "pending:w1"},
+			everyTag: map[string]string{"t1": "queued"},
+		},
+		{
+			name: "a worker with weights is reached through its positive weights only",
+			play: func(h *harness) {
+				h.workerIn(worker{ID: "w1", Tags: []string{"a"}, RoutingWeights: map[string]float64{"b": 1}, Available: on})
+				h.task("t1", "a")
+			},
+			platform: map[string]string{"t1": "queued"},
+			everyTag: map[string]string{"t1": "pending:w1"},
+		},
+		{
+			name: "tags-only score is the share of the worker's tags",
+			play: func(h *harness) {
+				h.worker("w1", "g3", "g4")
+				h.worker("w2", "g7")
+				h.task("t1", "g3", "g7")
+			},
+			platform: map[string]string{"t1": "pending:w2"},
+			everyTag: map[string]string{"t1": "queued"},
+		},
+		{
+			name: "exact and pattern weights add up",
+			play: func(h *harness) {
+				h.workerIn(worker{ID: "w1", RoutingWeights: map[string]float64{"ab": 1, "a*": 2}, Available: on})
+				h.workerIn(worker{ID: "w2", RoutingWeights: map[string]float64{"ab": 2.5}, Available: on})
+				h.task("t1", "ab")
+			},
+			platform: map[string]string{"t1": "pending:w1"},
+			everyTag: map[string]string{"t1": "pending:w2"},
+		},
+		{
+			name: "a worker without weights never meets a threshold",
+			play: func(h *harness) {
+				h.worker("w1", "a")
+				h.taskIn(TaskInput{ID: "t1", Tags: []string{"a"}, SkillThresholds: map[string]float64{"a": 0}})
+			},
+			platform: map[string]string{"t1": "queued"},
+			everyTag: map[string]string{"t1": "pending:w1"},
+		},
+		{
+			name: "a 0 weight vetoes the task",
+			play: func(h *harness) {
+				h.workerIn(worker{ID: "w1", RoutingWeights: map[string]float64{"a": 1, "b*": 0}, Available: on})
+				h.task("t1", "a", "bx")
+			},
+			platform: map[string]string{"t1": "queued"},
+			everyTag: map[string]string{"t1": "queued"},
+		},
+		{
+			name: "a worker's tasks rank by priority plus score",
+			play: func(h *harness) {
+				h.workerIn(worker{ID: "w1", RoutingWeights: map[string]float64{"a": 5, "b": 1}, MaxBacklogSize: cap1})
+				h.taskIn(TaskInput{ID: "t1", Tags: []string{"b"}, Priority: 3})
+				h.taskIn(TaskInput{ID: "t2", Tags: []string{"a"}, Priority: 1})
+				h.available("w1", true)
+			},
+			platform: map[string]string{"t1": "queued", "t2": "pending:w1"},
+			everyTag: map[string]string{"t1": "pending:w1", "t2": "queued"},
+		},
+		{
+			name: "equal ranks fall to the task id as a string",
+			play: func(h *harness) {
+				h.workerIn(worker{ID: "w1", Tags: []string{"a"}, MaxBacklogSize: cap1})
+				h.task("tz", "a")
+				h.task("ta", "a")
+				h.available("w1", true)
+			},
+			platform: map[string]string{"ta": "pending:w1", "tz": "queued"},
+			everyTag: map[string]string{"ta": "queued", "tz": "pending:w1"},
+		},
+		{
+			name: "ties between workers go to the first registered",
+			play: func(h *harness) {
+				h.worker("w2", "a")
+				h.worker("w1", "a")
+				h.task("t1", "a")
+				h.task("t2", "a")
+			},
+			platform: map[string]string{"t1": "pending:w2", "t2": "pending:w2"},
+			everyTag: map[string]string{"t1": "pending:w2", "t2": "pending:w1"},
+		},
+		{
+			name: "priority plus score of exactly 0 is never offered",
+			play: func(h *harness) {
+				h.worker("w1", "a")
+				h.taskIn(TaskInput{ID: "t1", Tags: []string{"a"}, Priority: -1})
+				h.worker("w2", "b", "c")
+				h.taskIn(TaskInput{ID: "t2", Tags: []string{"b"}, Priority: -1})
+			},
+			platform: map[string]string{"t1": "queued", "t2": "pending:w2"},
+			everyTag: map[string]string{"t1": "pending:w1", "t2": "pending:w2"},
+		},
+		{
+			name: "a veto and a reject keep the task from that worker",
+			play: func(h *harness) {
+				h.worker("w1", "a")
+				h.worker("w2", "a")
+				h.taskIn(TaskInput{ID: "t1", Tags: []string{"a"}, VetoedWorkers: []string{"w1"}})
+				h.task("t2", "a")
+				h.reject("t2", "w1")
+			},
+			platform: map[string]string{"t1": "pending:w2", "t2": "pending:w2"},
+			everyTag: map[string]string{"t1": "pending:w2", "t2": "pending:w2"},
+		},
+		{
+			name: "first-come: a lost claim waits for the next pass",
+			mode: ModeFirstCome,
+			play: func(h *harness) {
+				h.workerIn(worker{ID: "w1", Tags: []string{"a"}, MaxBacklogSize: cap1, Available: on})
+				h.workerIn(worker{ID: "w2", Tags: []string{"a"}, MaxBacklogSize: cap1, Available: on})
+				h.task("t1", "a")
+				h.task("t2", "a")
+				// Both offers expire in one maintenance pass; both workers then pick t1
+				// and w2 loses the claim.
+				h.advance(2 * time.Minute)
+			},
+			platform: map[string]string{"t1": "pending:w1", "t2": "queued"},
+			everyTag: map[string]string{"t1": "pending:w1", "t2": "pending:w2"},
+		},
+	}
+	for _, tc := range tests {
+		for _, rules := range []Rules{RulesPlatform, RulesEveryTag} {
+			t.Run(tc.name+"/"+string(rules), func(t *testing.T) {
+				h := newHarness(t, Config{Rules: rules, Mode: tc.mode})
+				tc.play(h)
+				want := tc.platform
+				if rules == RulesEveryTag {
+					want = tc.everyTag
+				}
+				if diff := cmp.Diff(want, h.state()); diff != "" {
+					t.Errorf("state (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+// TestPlatformWindowReadsTheLowestRanks: a worker reads only its 50 lowest-ranked candidates,
+// so a priority-5 task behind 50 priority-1 tasks waits (the engine's README says the
+// highest; the engine reads the lowest).
+func TestPlatformWindowReadsTheLowestRanks(t *testing.T) {
+	h := newHarness(t, Config{Rules: RulesPlatform})
+	h.workerIn(WorkerInput{ID: "w1", Tags: []string{"a"}, MaxBacklogSize: ptr(1)})
+	for i := range 50 {
+		h.taskIn(TaskInput{ID: "low" + strconv.Itoa(100+i), Tags: []string{"a"}, Priority: 1})
+	}
+	h.taskIn(TaskInput{ID: "high", Tags: []string{"a"}, Priority: 5})
+	h.available("w1", true)
+	got := h.state()
+	if got["high"] != "queued" || got["low100"] != "pending:w1" {
+		t.Fatalf("high = %q, low100 = %q; want the priority-5 task outside the window, low100 offered", got["high"], got["low100"])
+	}
+	// With a wider window the priority-5 task is read and goes first.
+	h = newHarness(t, Config{Rules: RulesPlatform, CandidateWindow: 51})
+	h.workerIn(WorkerInput{ID: "w1", Tags: []string{"a"}, MaxBacklogSize: ptr(1)})
+	for i := range 50 {
+		h.taskIn(TaskInput{ID: "low" + strconv.Itoa(100+i), Tags: []string{"a"}, Priority: 1})
+	}
+	h.taskIn(TaskInput{ID: "high", Tags: []string{"a"}, Priority: 5})
+	h.available("w1", true)
+	if got := h.state()["high"]; got != "pending:w1" {
+		t.Fatalf("with a 51-task window high = %q, want pending:w1", got)
+	}
+}
+
+// TestPlatformExpiriesRematchTogether: two offers expiring by the same maintenance pass are
+// re-matched in one pass, so they can swap workers; the every-tag rules re-match each at its
+// own deadline.
+func TestPlatformExpiriesRematchTogether(t *testing.T) {
+	for _, tc := range []struct {
+		rules Rules
+		want  map[string]string
+	}{
+		{RulesPlatform, map[string]string{"t1": "pending:w2", "t2": "pending:w1"}},
+		{RulesEveryTag, map[string]string{"t1": "pending:w1", "t2": "pending:w2"}},
+	} {
+		t.Run(string(tc.rules), func(t *testing.T) {
+			h := newHarness(t, Config{Rules: tc.rules})
+			h.workerIn(WorkerInput{ID: "w1", Tags: []string{"a"}, MaxBacklogSize: ptr(1), Available: ptr(true)})
+			h.taskIn(TaskInput{ID: "t1", Tags: []string{"a"}, Priority: 1})
+			h.workerIn(WorkerInput{ID: "w2", Tags: []string{"a"}, MaxBacklogSize: ptr(1), Available: ptr(true)})
+			h.taskIn(TaskInput{ID: "t2", Tags: []string{"a"}, Priority: 2})
+			h.events = nil
+			h.advance(2 * time.Minute)
+			if diff := cmp.Diff(tc.want, h.state()); diff != "" {
+				t.Errorf("state (-want +got):\n%s", diff)
+			}
+			if tc.rules == RulesPlatform {
+				want := []string{"task.expired t1 w1", "task.expired t2 w2", "task.matched t2 w1", "task.matched t1 w2"}
+				if diff := cmp.Diff(want, h.kinds()); diff != "" {
+					t.Errorf("events (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
