@@ -23,6 +23,7 @@ func TestPlayGo(t *testing.T) {
 		{Op: OpResume, ID: "w1"},
 		{Op: OpReject, Pick: 1},
 		{Op: OpPause, ID: "nobody"},
+		{Op: OpTask, ID: "t1", Tags: []string{"a"}},
 	}}
 	want := []StepTrace{
 		{Did: "accept none"},
@@ -36,7 +37,8 @@ func TestPlayGo(t *testing.T) {
 		{},
 		{Offers: []string{"t3>w1"}},
 		{Did: "reject t3>w1"},
-		{Err: true},
+		{Did: "pause none"},
+		{Err: true}, // t1 exists
 	}
 	for i := range want {
 		want[i] = want[i].Canonical()
