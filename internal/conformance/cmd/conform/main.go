@@ -35,6 +35,7 @@ func run() int {
 	seed := flag.Uint64("seed", 1, "generator seed")
 	budget := flag.Duration("budget", 0, "stop starting new scenarios in a family after this long (0: no limit)")
 	shrinkCalls := flag.Int("shrink", 400, "engine plays the shrinker may spend per failing family (0: do not shrink)")
+	reports := flag.Int("reports", 1, "failing scenarios shrunk and printed per family")
 	shrinkTime := flag.Duration("shrink-time", 30*time.Second, "time the shrinker may spend per failing family")
 	engineDir := flag.String("engine-dir", "conformance", "directory holding engine-player.mjs and node_modules")
 	replay := flag.String("replay", "", "play one scenario from this JSON file (as printed after a divergence) and exit")
@@ -70,71 +71,81 @@ func run() int {
 	if *families != "all" {
 		list = strings.Split(*families, ",")
 	}
-	failed := false
+	var total tally
 	start := time.Now()
 	for _, fam := range list {
-		ok, err := runFamily(r, fam, *seed, *n, *budget, shrinkLimits{*shrinkCalls, *shrinkTime}, *twice)
+		t, err := runFamily(r, fam, *seed, *n, *budget, shrinkLimits{*shrinkCalls, *shrinkTime}, *twice, *reports)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
-		failed = failed || !ok
+		total.played += t.played
+		total.same += t.same
+		total.unstable += t.unstable
 	}
 	fmt.Printf("total time %s\n", time.Since(start).Round(time.Millisecond))
-	if failed {
+	// One closing line in the form CI logs are read for: scenarios identical, scenarios not.
+	fmt.Printf("conformance: %d passed, %d failed\n", total.same, total.played-total.same)
+	if total.played == 0 || total.same < total.played || total.unstable > 0 {
 		return 1
 	}
 	return 0
 }
 
+// tally counts a family's scenarios: played, identical on both sides, and (with
+// -engine-twice) those the engine played differently the second time.
+type tally struct{ played, same, unstable int }
+
 // runFamily plays n scenarios of one family and reports the share that ended identically.
-func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget time.Duration, shrink shrinkLimits, twice bool) (bool, error) {
+func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget time.Duration, shrink shrinkLimits, twice bool, reports int) (tally, error) {
 	start := time.Now()
-	played, same, unstable := 0, 0, 0
-	var first *conformance.Scenario
-	var firstDiv *conformance.Divergence
+	var t tally
+	type failure struct {
+		sc conformance.Scenario
+		d  *conformance.Divergence
+	}
+	var failures []failure
 	for i := range n {
 		if budget > 0 && time.Since(start) > budget {
 			break
 		}
 		sc, err := conformance.Generate(family, seed, i)
 		if err != nil {
-			return false, err
+			return t, err
 		}
 		d, err := conformance.Check(r, sc)
 		if err != nil {
-			return false, fmt.Errorf("%s: %w", sc.Name(), err)
+			return t, fmt.Errorf("%s: %w", sc.Name(), err)
 		}
 		if twice {
 			again, err := conformance.EngineRepeats(r, sc)
 			if err != nil {
-				return false, fmt.Errorf("%s: %w", sc.Name(), err)
+				return t, fmt.Errorf("%s: %w", sc.Name(), err)
 			}
 			if again != nil {
-				unstable++
+				t.unstable++
 				fmt.Printf("  %s: the engine decided differently on a second play, %s\n", sc.Name(), again)
 			}
 		}
-		played++
+		t.played++
 		if d == nil {
-			same++
-		} else if first == nil {
-			first, firstDiv = &sc, d
+			t.same++
+		} else if len(failures) < reports {
+			failures = append(failures, failure{sc, d})
 		}
 	}
 	pct := 0.0
-	if played > 0 {
-		pct = 100 * float64(same) / float64(played)
+	if t.played > 0 {
+		pct = 100 * float64(t.same) / float64(t.played)
 	}
-	fmt.Printf("%-22s %4d/%-4d identical (%5.1f%%)  %s\n", family, same, played, pct, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("%-22s %4d/%-4d identical (%5.1f%%)  %s\n", family, t.same, t.played, pct, time.Since(start).Round(time.Millisecond))
 	if twice {
-		fmt.Printf("%-22s %4d/%-4d engine plays not reproducible\n", "", unstable, played)
+		fmt.Printf("%-22s %4d/%-4d engine plays not reproducible\n", "", t.unstable, t.played)
 	}
-	if first == nil {
-		return played > 0 && unstable == 0, nil
+	for _, f := range failures {
+		report(r, f.sc, f.d, shrink)
 	}
-	report(r, *first, firstDiv, shrink)
-	return false, nil
+	return t, nil
 }
 
 // shrinkLimits bound the shrinker per failing family: engine plays and time.
@@ -150,7 +161,7 @@ func report(r *conformance.Runner, sc conformance.Scenario, d *conformance.Diver
 			small, sd = s, dd
 		}
 	}
-	fmt.Printf("  first divergence, shrunk from %d to %d steps:\n", len(sc.Steps), len(small.Steps))
+	fmt.Printf("  divergence of %s, shrunk from %d to %d steps:\n", sc.Name(), len(sc.Steps), len(small.Steps))
 	for _, line := range strings.Split(strings.TrimRight(small.String(), "\n"), "\n") {
 		fmt.Println("  " + line)
 	}
