@@ -1,0 +1,234 @@
+// engine-player plays conformance scenarios through the platform's published matching engine,
+// assignment-user-matcher (pinned in package.json), on a Redis server the caller started.
+//
+// Protocol: one JSON object per line on stdin, one JSON answer per line on stdout, in order.
+//   {"scenario": {...}}  ->  {"trace": [step, ...]}            (see internal/conformance/scenario.go)
+//   {"bench": {...}}     ->  {"bench": {...timings...}}         (see internal/conformance/bench.go)
+//   anything that fails  ->  {"error": "message"}
+// The process lives until stdin closes, so one runner (or shrinker) can play thousands of
+// scenarios without paying Node's start-up each time.
+//
+// Usage: node engine-player.mjs redis://127.0.0.1:PORT
+//
+// Time: the engine reads the wall clock through Date.now() only (no clock option exists in
+// 1.16.1), so this process replaces Date.now with a clock the scenario moves. Expiries run
+// only in the maintenance sweep (runMaintenanceOnce), which a scenario's "advance" step calls
+// at its new time; the engine's own timers (startMaintenance and friends) are never started.
+import { createInterface } from 'node:readline';
+import { performance } from 'node:perf_hooks';
+import { createClient } from 'redis';
+import { AssignmentMatcher } from 'assignment-user-matcher';
+
+const url = process.argv[2];
+if (!url) {
+  process.stderr.write('usage: node engine-player.mjs redis://127.0.0.1:PORT\n');
+  process.exit(2);
+}
+
+// The scenario clock. A scenario starts at a fixed instant so traces never depend on the day.
+const scenarioEpoch = Date.UTC(2026, 0, 1);
+let clock = scenarioEpoch;
+Date.now = () => clock;
+
+const client = createClient({ url });
+client.on('error', (err) => process.stderr.write(`redis: ${err.message}\n`));
+await client.connect();
+
+// matcherFor builds an engine with the scenario's options. Learning, workflows, geo and
+// decision traces stay off: the conformance scenarios exercise the matching rules alone.
+function matcherFor(options, observer) {
+  const o = options ?? {};
+  const cfg = {
+    maxUserBacklogSize: o.backlog ?? 9,
+    matchExpirationMs: o.offerMs ?? 60000,
+    relevantBatchSize: o.batch ?? 50,
+    enableDefaultMatching: o.defaultMatching ?? false,
+    enableLearning: false,
+    onAssignmentLifecycle: observer,
+  };
+  if (o.fairness && o.fairness !== 'none') cfg.fairness = o.fairness;
+  return new AssignmentMatcher(client, cfg);
+}
+
+const pair = (task, worker) => `${task}>${worker}`;
+
+async function playScenario(sc) {
+  await client.flushAll();
+  clock = scenarioEpoch;
+  let step = null;
+  // What each worker holds, as the lifecycle hook reports it: offers (pending) and accepted.
+  const pending = new Map(); // task -> worker
+  const accepted = new Map(); // task -> worker
+  const workers = new Set();
+  const observer = (ev) => {
+    switch (ev.kind) {
+      case 'pending':
+        pending.set(ev.taskId, ev.workerId);
+        step?.offers.push(pair(ev.taskId, ev.workerId));
+        break;
+      case 'expired':
+        pending.delete(ev.taskId);
+        step?.expired.push(pair(ev.taskId, ev.workerId ?? ''));
+        break;
+      case 'accepted':
+        pending.delete(ev.taskId);
+        accepted.set(ev.taskId, ev.workerId);
+        break;
+      case 'rejected':
+        pending.delete(ev.taskId);
+        break;
+      case 'completed':
+        accepted.delete(ev.taskId);
+        break;
+      default:
+        break;
+    }
+  };
+  const m = matcherFor(sc.options, observer);
+  await m.waitUntilReady();
+  // pick resolves a step's index into the sorted list of live offers (or accepted tasks), the
+  // same way the Go player does, so a command means the same thing on both sides while their
+  // states agree.
+  const pick = (held, n) => {
+    const live = [...held].filter(([, w]) => workers.has(w)).map(([t, w]) => [t, w]);
+    live.sort((a, b) => (pair(...a) < pair(...b) ? -1 : pair(...a) > pair(...b) ? 1 : 0));
+    if (live.length === 0) return null;
+    return live[n % live.length];
+  };
+  const trace = [];
+  for (const s of sc.steps) {
+    step = { did: '', offers: [], expired: [], released: [], err: false };
+    try {
+      switch (s.op) {
+        case 'worker': {
+          const user = { id: s.id, tags: s.tags ?? [] };
+          if (s.weights) user.routingWeights = s.weights;
+          if (s.backlog !== undefined && s.backlog !== null) user.maxBacklogSize = s.backlog;
+          await m.addUser(user);
+          workers.add(s.id);
+          break;
+        }
+        case 'task': {
+          const a = { id: s.id, tags: s.tags, priority: s.priority ?? 0 };
+          if (s.vetoed?.length) a.vetoedUsers = s.vetoed;
+          if (s.thresholds) a.skillThresholds = s.thresholds;
+          await m.addAssignment(a);
+          break;
+        }
+        case 'accept':
+        case 'reject': {
+          const p = pick(pending, s.pick ?? 0);
+          if (!p) {
+            step.did = `${s.op} none`;
+            break;
+          }
+          step.did = `${s.op} ${pair(...p)}`;
+          if (s.op === 'accept') await m.acceptAssignment(p[1], p[0]);
+          else await m.rejectAssignment(p[1], p[0]);
+          break;
+        }
+        case 'complete': {
+          const p = pick(accepted, s.pick ?? 0);
+          if (!p) {
+            step.did = 'complete none';
+            break;
+          }
+          step.did = `complete ${pair(...p)}`;
+          await m.completeAssignment(p[1], p[0], {});
+          break;
+        }
+        case 'pause':
+        case 'resume':
+        case 'remove':
+          // A step naming a worker that is not present (only a shrunk scenario has one) is
+          // skipped on both sides: the suite compares decisions, not command validation.
+          if (!workers.has(s.id)) {
+            step.did = `${s.op} none`;
+            break;
+          }
+          if (s.op === 'pause') await m.pauseUser(s.id);
+          else if (s.op === 'resume') await m.resumeUser(s.id);
+          else {
+            await m.removeUser(s.id);
+            workers.delete(s.id);
+          }
+          break;
+        case 'advance':
+          clock += s.ms;
+          await m.runMaintenanceOnce();
+          break;
+        default:
+          throw new Error(`unknown op ${s.op}`);
+      }
+    } catch (err) {
+      step.err = true;
+    }
+    // A match pass after every command, as the platform runs one per change.
+    await m.matchUsersAssignments();
+    step.offers.sort();
+    step.expired.sort();
+    trace.push(step);
+  }
+  step = null;
+  return trace;
+}
+
+// timeEngine loads the BenchmarkScale workload (built by the Go side, so both engines see the
+// same workers and tasks), fills every backlog with the offers the reference matcher made
+// while loading it (assignToUser: the engine's own passes settle too few per pass at this
+// size to fill 10,000 backlogs in reasonable time), then times whole match passes.
+async function timeEngine(b) {
+  await client.flushAll();
+  clock = scenarioEpoch;
+  const m = matcherFor(b.options, undefined);
+  await m.waitUntilReady();
+  const chunk = 200;
+  const inChunks = async (list, f) => {
+    for (let i = 0; i < list.length; i += chunk) await Promise.all(list.slice(i, i + chunk).map(f));
+  };
+  let s = performance.now();
+  await inChunks(b.workers, (w) => m.addUser({ id: w.id, tags: w.tags }));
+  await inChunks(b.tasks, (t) => m.addAssignment(t));
+  const loadMs = performance.now() - s;
+  s = performance.now();
+  const holds = Object.entries(b.holds).flatMap(([w, ids]) => ids.map((id) => [w, id]));
+  await inChunks(holds, ([w, id]) => m.assignToUser(id, w, { force: true }));
+  const fillMs = performance.now() - s;
+  const queued = await client.zCard('assignments');
+  const create = [];
+  for (const t of b.probes ?? []) {
+    clock += 1;
+    s = performance.now();
+    await m.addAssignment(t);
+    await m.matchUsersAssignments();
+    create.push(performance.now() - s);
+  }
+  const free = [];
+  for (let i = 0; free.length < (b.freeProbes ?? 0) && i < b.workers.length; i++) {
+    const w = b.workers[i].id;
+    const held = await m.getCurrentAssignmentsForUser(w);
+    if (held.length === 0) continue;
+    clock += 1;
+    s = performance.now();
+    await m.acceptAssignment(w, held[0]);
+    await m.matchUsersAssignments();
+    free.push(performance.now() - s);
+  }
+  return { loadMs, fillMs, createAndMatchMs: create, freeCapacityMs: free, queued };
+}
+
+const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of rl) {
+  if (!line.trim()) continue;
+  let answer;
+  try {
+    const req = JSON.parse(line);
+    if (req.scenario) answer = { trace: await playScenario(req.scenario) };
+    else if (req.bench) answer = { bench: await timeEngine(req.bench) };
+    else answer = { error: 'request has neither scenario nor bench' };
+  } catch (err) {
+    answer = { error: String(err?.stack ?? err) };
+  }
+  process.stdout.write(JSON.stringify(answer) + '\n');
+}
+await client.quit();

@@ -1,0 +1,241 @@
+// Command conform plays seeded scenarios through the platform's published matching engine
+// (assignment-user-matcher on a private redis-server) and through the reference matcher, and
+// exits non-zero when any scenario ends differently, printing the first differing decision of
+// each failing family with the scenario shrunk to its smallest failing form.
+//
+//	(cd conformance && npm ci)
+//	go run ./internal/conformance/cmd/conform -families all -n 40 -seed 1
+//	go run ./internal/conformance/cmd/conform -replay failing.json
+//	go run ./internal/conformance/cmd/conform -bench-engine -bench-workers 10000 -bench-tasks 100000
+//
+// It needs node and redis-server on PATH; see conformance/README.md.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/taskrouting/taskrouting-go/internal/conformance"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	families := flag.String("families", "all", "comma-separated families, or all")
+	n := flag.Int("n", 30, "scenarios per family")
+	seed := flag.Uint64("seed", 1, "generator seed")
+	budget := flag.Duration("budget", 0, "stop starting new scenarios in a family after this long (0: no limit)")
+	shrinkCalls := flag.Int("shrink", 400, "engine plays the shrinker may spend per failing family (0: do not shrink)")
+	reports := flag.Int("reports", 1, "failing scenarios shrunk and printed per family")
+	shrinkTime := flag.Duration("shrink-time", 30*time.Second, "time the shrinker may spend per failing family")
+	engineDir := flag.String("engine-dir", "conformance", "directory holding engine-player.mjs and node_modules")
+	replay := flag.String("replay", "", "play one scenario from this JSON file (as printed after a divergence) and exit")
+	twice := flag.Bool("engine-twice", false, "also play each scenario through the engine a second time and count the plays that differ")
+	benchEngine := flag.Bool("bench-engine", false, "time the engine's match pass on the BenchmarkScale workload and exit")
+	benchWorkers := flag.Int("bench-workers", 10_000, "workers for -bench-engine")
+	benchTasks := flag.Int("bench-tasks", 100_000, "queued tasks for -bench-engine (beyond the workers' filled backlogs)")
+	benchProbes := flag.Int("bench-probes", 5, "timed passes per case for -bench-engine")
+	benchFairness := flag.String("bench-fairness", conformance.PlatformFairness, "engine fairness for -bench-engine")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	redisArgs := conformance.RedisArgs
+	if *benchEngine {
+		redisArgs = conformance.TimingRedisArgs
+	}
+	r, err := conformance.Start(ctx, *engineDir, redisArgs)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer r.Close()
+
+	switch {
+	case *benchEngine:
+		return runBench(r, *benchWorkers, *benchTasks, *benchProbes, *benchFairness)
+	case *replay != "":
+		return runReplay(r, *replay, shrinkLimits{*shrinkCalls, *shrinkTime})
+	}
+
+	list := conformance.Families
+	if *families != "all" {
+		list = strings.Split(*families, ",")
+	}
+	var total tally
+	start := time.Now()
+	for _, fam := range list {
+		t, err := runFamily(r, fam, *seed, *n, *budget, shrinkLimits{*shrinkCalls, *shrinkTime}, *twice, *reports)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		total.played += t.played
+		total.same += t.same
+		total.unstable += t.unstable
+	}
+	fmt.Printf("total time %s\n", time.Since(start).Round(time.Millisecond))
+	// One closing line in the form CI logs are read for: scenarios identical, scenarios not.
+	fmt.Printf("conformance: %d passed, %d failed\n", total.same, total.played-total.same)
+	if total.played == 0 || total.same < total.played || total.unstable > 0 {
+		return 1
+	}
+	return 0
+}
+
+// tally counts a family's scenarios: played, identical on both sides, and (with
+// -engine-twice) those the engine played differently the second time.
+type tally struct{ played, same, unstable int }
+
+// runFamily plays n scenarios of one family and reports the share that ended identically.
+func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget time.Duration, shrink shrinkLimits, twice bool, reports int) (tally, error) {
+	start := time.Now()
+	var t tally
+	type failure struct {
+		sc conformance.Scenario
+		d  *conformance.Divergence
+	}
+	var failures []failure
+	for i := range n {
+		if budget > 0 && time.Since(start) > budget {
+			break
+		}
+		sc, err := conformance.Generate(family, seed, i)
+		if err != nil {
+			return t, err
+		}
+		d, err := conformance.Check(r, sc)
+		if err != nil {
+			return t, fmt.Errorf("%s: %w", sc.Name(), err)
+		}
+		if twice {
+			again, err := conformance.EngineRepeats(r, sc)
+			if err != nil {
+				return t, fmt.Errorf("%s: %w", sc.Name(), err)
+			}
+			if again != nil {
+				t.unstable++
+				fmt.Printf("  %s: the engine decided differently on a second play, %s\n", sc.Name(), again)
+			}
+		}
+		t.played++
+		if d == nil {
+			t.same++
+		} else if len(failures) < reports {
+			failures = append(failures, failure{sc, d})
+		}
+	}
+	pct := 0.0
+	if t.played > 0 {
+		pct = 100 * float64(t.same) / float64(t.played)
+	}
+	fmt.Printf("%-22s %4d/%-4d identical (%5.1f%%)  %s\n", family, t.same, t.played, pct, time.Since(start).Round(time.Millisecond))
+	if twice {
+		fmt.Printf("%-22s %4d/%-4d engine plays not reproducible\n", "", t.unstable, t.played)
+	}
+	for _, f := range failures {
+		report(r, f.sc, f.d, shrink)
+	}
+	return t, nil
+}
+
+// shrinkLimits bound the shrinker per failing family: engine plays and time.
+type shrinkLimits struct {
+	calls int
+	time  time.Duration
+}
+
+func report(r *conformance.Runner, sc conformance.Scenario, d *conformance.Divergence, shrink shrinkLimits) {
+	small, sd := sc, d
+	if shrink.calls > 0 {
+		if s, dd := conformance.ShrinkDivergence(r, sc, shrink.calls, shrink.time); dd != nil {
+			small, sd = s, dd
+		}
+	}
+	fmt.Printf("  divergence of %s, shrunk from %d to %d steps:\n", sc.Name(), len(sc.Steps), len(small.Steps))
+	for _, line := range strings.Split(strings.TrimRight(small.String(), "\n"), "\n") {
+		fmt.Println("  " + line)
+	}
+	fmt.Println("  " + sd.String())
+	fmt.Println("  replay: " + small.JSON())
+}
+
+func runReplay(r *conformance.Runner, path string, shrink shrinkLimits) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	var sc conformance.Scenario
+	if err := json.Unmarshal(b, &sc); err != nil {
+		fmt.Fprintln(os.Stderr, "conform: reading the scenario:", err)
+		return 2
+	}
+	engine, err := r.PlayEngine(sc)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	goTrace := conformance.PlayGo(sc)
+	fmt.Print(sc.String())
+	for i := range sc.Steps {
+		fmt.Printf("  step %3d engine: %s\n           go:     %s\n", i+1, at(engine, i), at(goTrace, i))
+	}
+	if d := conformance.Compare(engine, goTrace); d != nil {
+		report(r, sc, d, shrink)
+		return 1
+	}
+	fmt.Println("identical")
+	return 0
+}
+
+func at(t []conformance.StepTrace, i int) string {
+	if i < len(t) {
+		return t[i].String()
+	}
+	return "(no step)"
+}
+
+func runBench(r *conformance.Runner, workers, queued, probes int, fairness string) int {
+	req, err := conformance.NewBenchRequest(workers, queued, probes, fairness)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	fmt.Printf("engine timing: %d workers, %d tasks created (%d to stay queued), fairness %s\n",
+		workers, len(req.Tasks), queued, req.Options.Fairness)
+	res, err := r.TimeEngine(req)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	fmt.Printf("  load (register workers, create tasks): %.0f ms\n", res.LoadMs)
+	fmt.Printf("  fill (the reference matcher's offers, by assignToUser): %.0f ms\n", res.FillMs)
+	fmt.Printf("  queued after filling: %d\n", res.Queued)
+	fmt.Printf("  create-and-match (addAssignment + one match pass): %s\n", formatMs(res.CreateAndMatchMs))
+	fmt.Printf("  free-capacity (acceptAssignment + one match pass): %s\n", formatMs(res.FreeCapacityMs))
+	return 0
+}
+
+// formatMs prints samples with their median and maximum.
+func formatMs(v []float64) string {
+	if len(v) == 0 {
+		return "no samples"
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("p50 %.0f ms, max %.0f ms (samples %s)", s[len(s)/2], s[len(s)-1], strings.Join(parts, " "))
+}

@@ -1,0 +1,66 @@
+package conformance
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestPlayGo plays one worker through every kind of step. With a single worker and a single
+// tag both rule sets decide the same, so the expected trace holds whichever rules the
+// reference matcher runs.
+func TestPlayGo(t *testing.T) {
+	sc := Scenario{Family: "demo", Steps: []Step{
+		{Op: OpAccept},
+		{Op: OpWorker, ID: "w1", Tags: []string{"a"}},
+		{Op: OpTask, ID: "t1", Tags: []string{"a"}, Priority: 1},
+		{Op: OpAccept, Pick: 4},
+		{Op: OpComplete},
+		{Op: OpTask, ID: "t2", Tags: []string{"a"}, Priority: 1},
+		{Op: OpAdvance, Ms: 60_000},
+		{Op: OpPause, ID: "w1"},
+		{Op: OpTask, ID: "t3", Tags: []string{"a"}, Priority: 1},
+		{Op: OpResume, ID: "w1"},
+		{Op: OpReject, Pick: 1},
+		{Op: OpPause, ID: "nobody"},
+		{Op: OpTask, ID: "t1", Tags: []string{"a"}},
+	}}
+	want := []StepTrace{
+		{Did: "accept none"},
+		{},
+		{Offers: []string{"t1>w1"}},
+		{Did: "accept t1>w1"},
+		{Did: "complete t1>w1"},
+		{Offers: []string{"t2>w1"}},
+		{Expired: []string{"t2>w1"}, Offers: []string{"t2>w1"}},
+		{},
+		{},
+		{Offers: []string{"t3>w1"}},
+		{Did: "reject t3>w1"},
+		{Did: "pause none"},
+		{Err: true}, // t1 exists
+	}
+	for i := range want {
+		want[i] = want[i].Canonical()
+	}
+	if diff := cmp.Diff(want, PlayGo(sc)); diff != "" {
+		t.Errorf("trace (-want +got):\n%s", diff)
+	}
+}
+
+func TestPickPair(t *testing.T) {
+	held := map[string]string{"t2": "w1", "t1": "w2", "t3": "gone"}
+	workers := map[string]bool{"w1": true, "w2": true}
+	for _, tt := range []struct {
+		n          int
+		task, work string
+	}{{0, "t1", "w2"}, {1, "t2", "w1"}, {2, "t1", "w2"}, {5, "t2", "w1"}} {
+		task, w, ok := pickPair(held, workers, tt.n)
+		if !ok || task != tt.task || w != tt.work {
+			t.Errorf("pick %d = %s>%s %v, want %s>%s", tt.n, task, w, ok, tt.task, tt.work)
+		}
+	}
+	if _, _, ok := pickPair(map[string]string{"t1": "gone"}, workers, 0); ok {
+		t.Error("a pick among offers of removed workers found one")
+	}
+}
