@@ -51,6 +51,9 @@ const (
 	ModeBestMatch MatchMode = "best-match" // highest score; the default
 	ModeFirstCome MatchMode = "first-come" // longest idle
 	ModeBalanced  MatchMode = "balanced"   // score minus BalancedLoadPenalty per pending offer
+	// ModeSpreadWork is the platform engine's "spread-work" fairness (a load penalty of half
+	// the median candidate priority) under RulesPlatform; under RulesEveryTag it is balanced.
+	ModeSpreadWork MatchMode = "spread-work"
 )
 
 // MatchRules is the rule set the reference matcher follows (docs/contract.md, "How the
@@ -72,7 +75,8 @@ const (
 type MatcherConfig struct {
 	// Rules is RulesPlatform (the default, also for "") or RulesEveryTag.
 	Rules MatchRules
-	// Mode is ModeBestMatch (the default, also for ""), ModeFirstCome or ModeBalanced.
+	// Mode is ModeBestMatch (the default, also for ""), ModeFirstCome, ModeBalanced or
+	// ModeSpreadWork.
 	Mode MatchMode
 	// AnyTagEligibility selects the every-tag rules relaxed to a worker carrying any one
 	// task tag (with Rules "" it implies RulesEveryTag), as before RulesPlatform existed.
@@ -205,7 +209,7 @@ func WithSeed(seed uint64) Option {
 func WithMatcher(m MatcherConfig) Option {
 	return func(cfg *config) {
 		switch m.Mode {
-		case "", ModeBestMatch, ModeFirstCome, ModeBalanced:
+		case "", ModeBestMatch, ModeFirstCome, ModeBalanced, ModeSpreadWork:
 		default:
 			cfg.errs = append(cfg.errs, fmt.Errorf("mockserver: unknown matcher mode %q", m.Mode))
 			return

@@ -228,7 +228,7 @@ func (e *Engine) check(w *worker, s *spec, state bool, rs *[]Reason) (bool, floa
 		bonus = b
 	}
 	score += bonus
-	if e.cfg.Mode == ModeBalanced {
+	if e.balanced() {
 		pen := e.cfg.BalancedLoadPenalty * float64(len(w.pending))
 		score -= pen
 		if explain && pen != 0 {
@@ -268,7 +268,7 @@ func (e *Engine) checkPlain(w *worker, s *spec) (bool, float64) {
 			score *= e.factor(w, s)
 		}
 	}
-	if e.cfg.Mode == ModeBalanced {
+	if e.balanced() {
 		score -= e.cfg.BalancedLoadPenalty * float64(len(w.pending))
 	}
 	return true, score

@@ -180,9 +180,15 @@ func (p *propRun) checkState() error {
 			}
 		}
 	}
+	// The queue as the command's one pass read it: what is still queued and what it offered.
 	var queued []Task
 	for _, id := range p.live {
 		if t, err := p.e.Task(id); err == nil && t.Status == StatusQueued {
+			queued = append(queued, t)
+		}
+	}
+	for _, d := range p.offered {
+		if t, err := p.e.Task(d.TaskID); err == nil {
 			queued = append(queued, t)
 		}
 	}

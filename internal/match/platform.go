@@ -234,15 +234,15 @@ type platKey struct {
 }
 
 // platCandidates returns w's candidates in the order it walks them, at most budget of them
-// (all when budget < 0).
-func (e *Engine) platCandidates(w *worker, budget int, out []platCand) []platCand {
+// (all when budget < 0), and how many tasks of its window it walked to find them.
+func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCand, int) {
 	if budget == 0 {
-		return out
+		return out, 0
 	}
 	ps := &e.plat
 	ps.keys = e.platKeys(w, true, ps.keys[:0])
 	if len(ps.keys) == 0 {
-		return out
+		return out, 0
 	}
 	e.visitSeq++
 	stamp := e.visitSeq
@@ -285,10 +285,12 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) []platCan
 		}
 		return 0
 	})
+	walked := 0
 	for _, c := range win {
-		if budget >= 0 && budget == 0 {
+		if budget == 0 {
 			break
 		}
+		walked++
 		score, prio, ok := e.platEligible(w, c.t)
 		if !ok {
 			continue
@@ -298,7 +300,7 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) []platCan
 		budget--
 	}
 	ps.window = win[:0]
-	return out
+	return out, walked
 }
 
 // platRankCmp orders a worker's window: rank ascending, then task id as a string.

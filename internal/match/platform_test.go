@@ -146,6 +146,45 @@ func TestPlatformRules(t *testing.T) {
 			platform: map[string]string{"t1": "pending:w1", "t2": "queued"},
 			everyTag: map[string]string{"t1": "pending:w1", "t2": "pending:w2"},
 		},
+		{
+			name: "first-come: a worker that walked fewer tasks claims first",
+			mode: ModeFirstCome,
+			play: func(h *harness) {
+				h.worker("w05", "g3", "g0")
+				h.workerIn(worker{ID: "w06", RoutingWeights: map[string]float64{"g3": 1}, Available: on})
+				h.task("t004", "g0")
+				h.task("t005", "g3")
+				// Both expire together: w05 walks t004 and t005, w06 only t005, so w06's
+				// claim reaches the engine's Redis first.
+				h.advance(2 * time.Minute)
+			},
+			platform: map[string]string{"t004": "pending:w05", "t005": "pending:w06"},
+			everyTag: map[string]string{"t004": "pending:w05", "t005": "pending:w06"},
+		},
+		{
+			name: "a removed worker's offer waits for its expiry",
+			play: func(h *harness) {
+				h.worker("w1", "a")
+				h.task("t1", "a")
+				h.ok(h.e.RemoveWorker(h.step(), "w1"))
+				h.worker("w2", "a")
+			},
+			platform: map[string]string{"t1": "pending:w1"},
+			everyTag: map[string]string{"t1": "pending:w2"},
+		},
+		{
+			name: "spread-work: a loaded worker yields to an idle one",
+			mode: ModeSpreadWork,
+			play: func(h *harness) {
+				h.worker("w1", "a")
+				h.task("t1", "a")
+				h.worker("w2", "a")
+				// Equal priority + score 2; the penalty is half the median (1) per offer held.
+				h.taskIn(TaskInput{ID: "t2", Tags: []string{"a"}, Priority: 1})
+			},
+			platform: map[string]string{"t1": "pending:w1", "t2": "pending:w2"},
+			everyTag: map[string]string{"t1": "pending:w1", "t2": "pending:w2"},
+		},
 	}
 	for _, tc := range tests {
 		for _, rules := range []Rules{RulesPlatform, RulesEveryTag} {

@@ -66,7 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 0, "seed for server-generated ids")
 	manual := fs.Bool("manual-clock", false, "use a manual clock moved by POST /_mock/clock/advance")
 	clockStart := fs.Int64("clock-start", 0, "manual clock start, epoch ms (default: now)")
-	mode := fs.String("mode", "", "matcher mode: best-match (default), first-come or balanced")
+	mode := fs.String("mode", "", "matcher mode: best-match (default), first-come, balanced or spread-work")
 	rules := fs.String("rules", "", "matching rules: platform (default) or every-tag")
 	anyTag := fs.Bool("any-tag", false, "deprecated: the every-tag rules relaxed to any one tag (use -rules platform)")
 	backlog := fs.Int("default-backlog", 0, "default maxBacklogSize (0 means 9)")
