@@ -84,6 +84,7 @@ func (e *Engine) SetPriority(now time.Time, taskID string, priority float64) (Re
 	t.priority = priority
 	if t.status == StatusQueued {
 		t.g.fix(int(t.heapIdx))
+		e.markTask(t) // under RulesPlatform its rank in every window changed
 	}
 	return e.finish(res), nil
 }

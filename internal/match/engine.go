@@ -122,6 +122,13 @@ type worker struct {
 	routeSets  []*routeSet
 
 	grants []int64 // RulesPlatform, ModeBalanced: Unix ns of its grants within the window
+
+	// RulesPlatform (platform_pass.go): registration order, and whether the next pass must
+	// look at it (platDirty) or may skip it as having no candidate (platFull: its candidate
+	// union was wider than the window, so a task leaving the queue can bring a new one in).
+	platSeq   uint64
+	platDirty bool
+	platFull  bool
 }
 
 type pattern struct {
@@ -316,6 +323,12 @@ func (e *Engine) capOf(w *worker) int {
 }
 
 func (e *Engine) markTask(t *task) {
+	if e.platform() {
+		if t.status == StatusQueued {
+			e.platMarkReach(t, false)
+		}
+		return
+	}
 	if !t.dirty {
 		t.dirty = true
 		e.dirtyTasks = append(e.dirtyTasks, t)
@@ -323,6 +336,10 @@ func (e *Engine) markTask(t *task) {
 }
 
 func (e *Engine) markWorker(w *worker) {
+	if e.platform() {
+		e.platMark(w)
+		return
+	}
 	if !w.dirty {
 		w.dirty = true
 		e.dirtyWorkers = append(e.dirtyWorkers, w)

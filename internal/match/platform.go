@@ -236,10 +236,11 @@ type platKey struct {
 // platCandidates returns w's candidates in the order it walks them, at most budget of them
 // (all when budget < 0), and how many tasks of its window it walked to find them.
 func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCand, int) {
+	ps := &e.plat
+	ps.union = 0
 	if budget == 0 {
 		return out, 0
 	}
-	ps := &e.plat
 	ps.keys = e.platKeys(w, true, ps.keys[:0])
 	if len(ps.keys) == 0 {
 		return out, 0
@@ -272,10 +273,9 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCa
 	for i := range win {
 		win[i].rank = win[i].t.platRank
 	}
+	ps.union = len(win)
+	win = lowestRanks(win, e.cfg.CandidateWindow)
 	slices.SortFunc(win, platRankCmp)
-	if len(win) > e.cfg.CandidateWindow {
-		win = win[:e.cfg.CandidateWindow]
-	}
 	slices.SortStableFunc(win, func(a, b platCand) int {
 		switch {
 		case a.t.priority > b.t.priority:
@@ -337,4 +337,40 @@ func (e *Engine) platEligible(w *worker, t *task) (score, prio float64, ok bool)
 // break (the engine's pause), below its cap.
 func (e *Engine) platActive(w *worker) bool {
 	return !w.removed && w.available && !w.onBreak && len(w.pending) < e.capOf(w)
+}
+
+// lowestRanks returns the k lowest candidates of c by platRankCmp, in no order, reusing c:
+// a bounded max-heap, O(len(c) log k), instead of sorting a union that may hold thousands.
+func lowestRanks(c []platCand, k int) []platCand {
+	if len(c) <= k {
+		return c
+	}
+	h := c[:k]
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= k {
+				return
+			}
+			m := l
+			if r := l + 1; r < k && platRankCmp(h[r], h[l]) > 0 {
+				m = r
+			}
+			if platRankCmp(h[m], h[i]) <= 0 {
+				return
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	for i := k/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for _, x := range c[k:] {
+		if platRankCmp(x, h[0]) < 0 {
+			h[0] = x
+			down(0)
+		}
+	}
+	return h
 }

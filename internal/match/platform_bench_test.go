@@ -14,11 +14,12 @@ import (
 // worker's ranking.
 //
 //	go test -run '^$' -bench '^BenchmarkPlatformPass$' -benchtime 2000x ./internal/match/
+//	go test -run '^$' -bench '^BenchmarkPlatformPass$/^10k-workers-100k-tasks/create-and-match$' -benchtime 20000x ./internal/match/
 func BenchmarkPlatformPass(b *testing.B) {
 	for _, size := range []struct {
 		name            string
 		workers, queued int
-	}{{"1k-workers-10k-tasks", 1_000, 10_000}} {
+	}{{"1k-workers-10k-tasks", 1_000, 10_000}, {"10k-workers-100k-tasks", 10_000, 100_000}} {
 		b.Run(size.name+"/create-and-match", func(b *testing.B) {
 			e, wl := loadPlatform(b, size.workers, size.queued)
 			lat := make(latencies, 0, 1<<12)

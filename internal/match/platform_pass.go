@@ -18,6 +18,10 @@ type platState struct {
 	window []platCand      // scratch: a worker's window
 	cands  []platCand      // scratch: every worker's candidates in a pass
 	users  []platUser      // scratch: the workers of a pass with their candidates
+	union  int             // the candidate union of the last platCandidates, before the window
+	seq    uint64          // registration numbers
+	dirty  []*worker       // workers the next pass must look at (unordered)
+	spare  []*worker       // the previous dirty list, reused
 }
 
 // platUser is one worker's part of a pass: its candidates are cands[from:to].
@@ -42,7 +46,39 @@ const spreadWorkPenaltyRatio = 0.5
 // balanced reports whether the mode lowers scores by load: ModeBalanced or ModeSpreadWork.
 func (e *Engine) balanced() bool { return e.cfg.Mode == ModeBalanced || e.cfg.Mode == ModeSpreadWork }
 
-func (e *Engine) platRegister(w *worker) { e.plat.order = append(e.plat.order, w) }
+func (e *Engine) platRegister(w *worker) {
+	e.plat.seq++
+	w.platSeq = e.plat.seq
+	e.plat.order = append(e.plat.order, w)
+	e.platMark(w)
+}
+
+// platMark makes the next pass look at w.
+func (e *Engine) platMark(w *worker) {
+	if !w.platDirty {
+		w.platDirty = true
+		e.plat.dirty = append(e.plat.dirty, w)
+	}
+}
+
+// platMarkReach makes the next pass look at the ready workers that may reach t: the
+// literal carriers of its tags and the workers with patterns. With onlyFull, only those
+// whose last look found a candidate union wider than the window (t leaving the queue may
+// bring another task into it).
+func (e *Engine) platMarkReach(t *task, onlyFull bool) {
+	for _, id := range t.tags {
+		for _, it := range e.ready[id].items {
+			if !onlyFull || it.w.platFull {
+				e.platMark(it.w)
+			}
+		}
+	}
+	for _, w := range e.readyPat.items {
+		if !onlyFull || w.platFull {
+			e.platMark(w)
+		}
+	}
+}
 
 func (e *Engine) platUnregister(w *worker) {
 	e.plat.order = slices.DeleteFunc(e.plat.order, func(x *worker) bool { return x == w })
@@ -55,6 +91,7 @@ func (e *Engine) platEnqueue(t *task) {
 		ps.byTag[id].add(t, &t.platPos[i])
 	}
 	t.platQueued = true
+	e.platMarkReach(t, false)
 }
 
 func (e *Engine) platDequeue(t *task) {
@@ -65,6 +102,7 @@ func (e *Engine) platDequeue(t *task) {
 		e.plat.byTag[id].remove(t.platPos[i], platTagSlot(id))
 	}
 	t.platQueued = false
+	e.platMarkReach(t, true)
 }
 
 func platTagSlot(id int32) func(*task) *int32 {
@@ -84,7 +122,25 @@ func (e *Engine) platformPass(res *Result) {
 	if e.balanced() {
 		winCap = e.balancedCap()
 	}
-	for _, w := range ps.order {
+	// Only the workers marked since the last pass can have a candidate (the others found
+	// none and nothing they could reach changed); fullScan looks at every worker, as the
+	// oracle TestPlatformIncrementalAgreesWithFullPass compares.
+	look := ps.order
+	if e.fullScan {
+		for _, w := range ps.dirty {
+			w.platDirty = false
+		}
+		clear(ps.dirty)
+		ps.dirty = ps.dirty[:0]
+	} else {
+		look = ps.dirty
+		ps.dirty, ps.spare = ps.spare[:0], nil
+		slices.SortFunc(look, func(a, b *worker) int { return cmp.Compare(a.platSeq, b.platSeq) })
+	}
+	for _, w := range look {
+		w.platDirty = false
+	}
+	for _, w := range look {
 		if w.removed || !w.available || w.onBreak {
 			continue
 		}
@@ -95,6 +151,7 @@ func (e *Engine) platformPass(res *Result) {
 		if e.balanced() {
 			free = min(free, max(0, winCap-e.grantsInWindow(w)))
 			if free == 0 {
+				e.platMark(w) // the grant cap may rise by the next pass
 				continue
 			}
 		}
@@ -105,9 +162,19 @@ func (e *Engine) platformPass(res *Result) {
 		}
 		var walked int
 		cands, walked = e.platCandidates(w, budget, cands)
+		w.platFull = ps.union > e.cfg.CandidateWindow
+		if len(cands) > from || w.platPatternTags() {
+			// It may keep a candidate after the awards (or, with a pattern among its tags,
+			// be reached by tasks platMarkReach does not see): look again next pass.
+			e.platMark(w)
+		}
 		if len(cands) > from {
 			users = append(users, platUser{w: w, from: from, to: len(cands), max: len(w.pending) + free, walked: walked})
 		}
+	}
+	if !e.fullScan {
+		clear(look)
+		ps.spare = look[:0]
 	}
 	ps.cands, ps.users = cands, users
 	if firstCome {
@@ -351,4 +418,18 @@ func (e *Engine) platForget(w *worker) {
 			t.rejected = slices.DeleteFunc(t.rejected, func(id string) bool { return id == w.id })
 		}
 	}
+}
+
+// platPatternTags reports whether a worker without weights has a tag ending in `*`, which
+// reaches tasks through a pattern the ready indexes do not list.
+func (w *worker) platPatternTags() bool {
+	if len(w.weights) > 0 {
+		return false
+	}
+	for _, t := range w.tags {
+		if strings.HasSuffix(t, "*") {
+			return true
+		}
+	}
+	return false
 }

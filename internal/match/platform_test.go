@@ -335,3 +335,29 @@ func TestPlatformExplanations(t *testing.T) {
 		})
 	}
 }
+
+// TestPlatformIncrementalAgreesWithFullPass: a pass looks only at the workers a command
+// could change (platMark); it must make exactly the decisions of a pass over every worker.
+func TestPlatformIncrementalAgreesWithFullPass(t *testing.T) {
+	for _, cfg := range []Config{
+		{Rules: RulesPlatform},
+		{Rules: RulesPlatform, Mode: ModeFirstCome, DefaultMaxBacklog: 2},
+		{Rules: RulesPlatform, Mode: ModeBalanced},
+		{Rules: RulesPlatform, Mode: ModeSpreadWork, DefaultMaxBacklog: 3},
+		{Rules: RulesPlatform, CandidateWindow: 2, OfferTimeout: 10 * time.Second},
+	} {
+		seed := propSeed(t)
+		inc := newPropRun(cfg, seed)
+		full := newPropRun(cfg, seed)
+		full.e.fullScan = true
+		if err := inc.run(4000); err != nil {
+			t.Fatalf("%+v seed %d: %v", cfg, seed, err)
+		}
+		if err := full.run(4000); err != nil {
+			t.Fatalf("%+v seed %d: %v", cfg, seed, err)
+		}
+		if diff := cmp.Diff(full.events.String(), inc.events.String()); diff != "" {
+			t.Errorf("mode %s window %d seed %d: events differ (-full pass +incremental):\n%s", cfg.Mode, cfg.CandidateWindow, seed, diff)
+		}
+	}
+}
