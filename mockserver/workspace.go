@@ -60,14 +60,14 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 		tag := idTag(cfg.seed, gen, uint64(index))
 		evtPrefix, decPrefix = "evt_"+tag+"_", "dec_"+tag+"_"
 	}
+	anyTag := cfg.matcher.AnyTagEligibility // the deprecated option keeps its meaning
 	rules := match.Rules(cfg.matcher.Rules)
-	if rules == "" && cfg.matcher.AnyTagEligibility {
-		rules = match.RulesEveryTag // the deprecated any-tag option keeps its meaning
+	if rules == "" && anyTag {
+		rules = match.RulesEveryTag
 	}
 	mc := match.Config{
 		Rules:               rules,
 		Mode:                match.Mode(cfg.matcher.Mode),
-		AnyTagEligibility:   cfg.matcher.AnyTagEligibility,
 		DefaultMaxBacklog:   cfg.matcher.DefaultMaxBacklog,
 		OfferTimeout:        cfg.matcher.OfferTimeout,
 		BalancedLoadPenalty: cfg.matcher.BalancedLoadPenalty,
@@ -79,6 +79,8 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 		EventIDPrefix:    evtPrefix,
 		DecisionIDPrefix: decPrefix,
 	}
+	//lint:ignore SA1019 the deprecated any-tag option keeps its meaning
+	mc.AnyTagEligibility = anyTag
 	return &workspace{
 		engine:    match.New(mc),
 		rng:       rand.New(rand.NewPCG(cfg.seed, gen<<16|uint64(index))),

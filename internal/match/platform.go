@@ -333,12 +333,6 @@ func (e *Engine) platEligible(w *worker, t *task) (score, prio float64, ok bool)
 	return score + bonus, prio + bonus, true
 }
 
-// platActive reports whether w takes part in a pass: registered, available and not on a
-// break (the engine's pause), below its cap.
-func (e *Engine) platActive(w *worker) bool {
-	return !w.removed && w.available && !w.onBreak && len(w.pending) < e.capOf(w)
-}
-
 // lowestRanks returns the k lowest candidates of c by platRankCmp, in no order, reusing c:
 // a bounded max-heap, O(len(c) log k), instead of sorting a union that may hold thousands.
 func lowestRanks(c []platCand, k int) []platCand {

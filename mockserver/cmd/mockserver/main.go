@@ -85,10 +85,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
+	matcher := mockserver.MatcherConfig{Rules: mockserver.MatchRules(*rules), Mode: mockserver.MatchMode(*mode), DefaultMaxBacklog: *backlog,
+		OfferTimeout: *offerTimeout, LearningDisabled: *noLearning}
+	//lint:ignore SA1019 the deprecated -any-tag flag keeps working
+	matcher.AnyTagEligibility = *anyTag
 	opts := []mockserver.Option{
 		mockserver.WithSeed(*seed),
-		mockserver.WithMatcher(mockserver.MatcherConfig{Rules: mockserver.MatchRules(*rules), Mode: mockserver.MatchMode(*mode), AnyTagEligibility: *anyTag, DefaultMaxBacklog: *backlog,
-			OfferTimeout: *offerTimeout, LearningDisabled: *noLearning}),
+		mockserver.WithMatcher(matcher),
 		mockserver.WithDeliveryPolicy(mockserver.DeliveryPolicy{MaxAttempts: *attempts, InitialBackoff: *backoff}),
 		mockserver.WithLogger(logger),
 	}
