@@ -219,7 +219,11 @@ func runBench(r *conformance.Runner, workers, queued, probes int, fairness strin
 		return 2
 	}
 	fmt.Printf("  load (register workers, create tasks): %.0f ms\n", res.LoadMs)
-	fmt.Printf("  fill (the reference matcher's offers, by assignToUser): %.0f ms\n", res.FillMs)
+	held := 0
+	for _, ids := range req.Holds {
+		held += len(ids)
+	}
+	fmt.Printf("  fill (%d offers of the benchmark's loading, by assignToUser): %.0f ms\n", held, res.FillMs)
 	fmt.Printf("  queued after filling: %d\n", res.Queued)
 	fmt.Printf("  create-and-match (addAssignment + one match pass): %s\n", formatMs(res.CreateAndMatchMs))
 	fmt.Printf("  free-capacity (acceptAssignment + one match pass): %s\n", formatMs(res.FreeCapacityMs))
