@@ -231,8 +231,7 @@ func ExampleTasksService_Check() {
 		fmt.Println(i.Severity, i.Code)
 	}
 	// Output:
-	// eligible: 0 uncovered: [german]
+	// eligible: 1 uncovered: [german]
 	// error task_exists
-	// warning no_eligible_worker
 	// info uncovered_tag
 }

@@ -263,6 +263,6 @@ func ExampleTasksService_SuggestWorkers() {
 		fmt.Println(w.WorkerID, w.Eligible, w.Score, kinds)
 	}
 	// Output:
-	// agent_2 true 4 [tagWeight tagWeight]
-	// agent_1 false 2 [vetoed tagWeight tagWeight]
+	// agent_2 true 3 [tagWeight]
+	// agent_1 false 1 [vetoed tagWeight tagWeight]
 }

@@ -82,7 +82,7 @@ func ExampleTasksService_Update() {
 	ctx := context.Background()
 
 	u, err := c.Tasks.Update(ctx, "task_1", taskrouting.UpdateTaskParams{
-		Tags:  []string{"english", "german"},
+		Tags:  []string{"german"},
 		Title: taskrouting.Some("Rechnung prüfen"),
 	})
 	if err != nil {
@@ -90,5 +90,5 @@ func ExampleTasksService_Update() {
 	}
 	fmt.Println(u.Status, u.Tags, "requeued:", u.Requeued, "from", u.PreviousWorkerID)
 	// Output:
-	// queued [english german] requeued: true from agent_1
+	// queued [german] requeued: true from agent_1
 }

@@ -70,7 +70,7 @@ func TestExamples(t *testing.T) {
 	})
 	t.Run("shadow-run", func(t *testing.T) {
 		out := runProgram(t, root, exe("shadow-run"), 20*time.Second)
-		assert.Contains(t, out, "summary: 12 past tasks, agreement 7/12 (58%), old choices accepted 8/12 (67%)")
+		assert.Contains(t, out, "summary: 12 past tasks, agreement 6/12 (50%), old choices accepted 8/12 (67%)")
 	})
 	t.Run("skills-routing", func(t *testing.T) {
 		out := runProgram(t, root, exe("skills-routing"), 20*time.Second)

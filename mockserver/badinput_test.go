@@ -251,8 +251,9 @@ func TestValidationMessagesNameTheField(t *testing.T) {
 func TestWorkerPlaneBadInputChangesNothing(t *testing.T) {
 	t.Parallel()
 	srv := Start(t, WithClock(NewManualClock(t0)))
-	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "agent_1", "tags": []string{"english"}, "available": true})
-	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "agent_2", "tags": []string{"english"}, "available": true})
+	// One offer each, so each worker holds one task under either rule set.
+	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "agent_1", "tags": []string{"english"}, "available": true, "maxBacklogSize": 1})
+	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "agent_2", "tags": []string{"english"}, "available": true, "maxBacklogSize": 1})
 	mustAPI(t, srv, 200, "POST", "/workers/agent_1/identity", map[string]any{"label": "desk 4", "pin": "4921"})
 	mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "task_1", "tags": []string{"english"}})
 	mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "task_2", "tags": []string{"english"}})

@@ -327,7 +327,7 @@ func ExampleWithLimits() {
 // By default a worker must carry every tag of a task; the platform's looser
 // rule (any one tag) is a matcher option.
 func ExampleWithMatcher() {
-	for _, m := range []mockserver.MatcherConfig{{}, {AnyTagEligibility: true}} {
+	for _, m := range []mockserver.MatcherConfig{{}, {Rules: mockserver.RulesEveryTag}} {
 		srv, err := mockserver.New(mockserver.WithMatcher(m))
 		if err != nil {
 			panic(err)
@@ -342,12 +342,12 @@ func ExampleWithMatcher() {
 		if err != nil {
 			panic(err)
 		}
-		fmt.Printf("any tag %t: %s %q\n", m.AnyTagEligibility, task.Status, task.WorkerID)
+		fmt.Printf("rules %q: %s %q\n", m.Rules, task.Status, task.WorkerID)
 		srv.Close()
 	}
 	// Output:
-	// any tag false: queued ""
-	// any tag true: pending "agent_1"
+	// rules "": pending "agent_1"
+	// rules "every-tag": queued ""
 }
 
 // After the last attempt an event is kept as failed, visible to the test,

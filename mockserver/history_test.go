@@ -29,7 +29,8 @@ func historyScenario(t *testing.T) (*taskrouting.Client, time.Time) {
 	t0 := time.UnixMilli(1763700000000).UTC()
 	require.Equal(t, "04:40", t0.Format("15:04"))
 	clk := mockserver.NewManualClock(t0)
-	srv := mockserver.Start(t, mockserver.WithClock(clk))
+	// The story was written against the every-tag tie-break (spread by pending offers).
+	srv := mockserver.Start(t, mockserver.WithClock(clk), mockserver.WithMatcher(mockserver.MatcherConfig{Rules: mockserver.RulesEveryTag}))
 	c := newClient(t, srv, srv.APIKey())
 	ctx := context.Background()
 	must := func(_ any, err error) { t.Helper(); require.NoError(t, err) }

@@ -18,7 +18,9 @@ import (
 func learningPair(t *testing.T) (*taskrouting.Client, *mockserver.ManualClock) {
 	t.Helper()
 	clk := mockserver.NewManualClock(time.UnixMilli(1763700000000).UTC())
-	srv := mockserver.Start(t, mockserver.WithClock(clk))
+	// Learning ranks workers under the every-tag rules; the platform's engine runs with
+	// learning off (docs/contract.md, "How the platform matches").
+	srv := mockserver.Start(t, mockserver.WithClock(clk), mockserver.WithMatcher(mockserver.MatcherConfig{Rules: mockserver.RulesEveryTag}))
 	c := newClient(t, srv, srv.APIKey())
 	for _, id := range []string{"ana", "ben"} {
 		_, err := c.Workers.Upsert(context.Background(), taskrouting.UpsertWorkerParams{ID: id, Tags: []string{"english"}, Available: taskrouting.Ptr(true)})

@@ -51,6 +51,9 @@ const (
 	ModeBestMatch MatchMode = "best-match" // highest score; the default
 	ModeFirstCome MatchMode = "first-come" // longest idle
 	ModeBalanced  MatchMode = "balanced"   // score minus BalancedLoadPenalty per pending offer
+	// ModeSpreadWork is the platform engine's "spread-work" fairness (a load penalty of half
+	// the median candidate priority) under RulesPlatform; under RulesEveryTag it is balanced.
+	ModeSpreadWork MatchMode = "spread-work"
 )
 
 // MatchRules is the rule set the reference matcher follows (docs/contract.md, "How the
@@ -60,21 +63,23 @@ type MatchRules string
 // MatcherConfig.Rules values.
 const (
 	// RulesPlatform reproduces the platform's engine: any shared tag, each worker ranking
-	// its own candidates, one match pass after every command.
+	// its own candidates, one match pass after every command. The default, also for "".
 	RulesPlatform MatchRules = "platform"
 	// RulesEveryTag needs every task tag and lets each task pick its best worker, matching
-	// to a fixed point after every command. The mock server's default, also for "".
+	// to a fixed point after every command: the rule set of earlier releases.
 	RulesEveryTag MatchRules = "every-tag"
 )
 
 // MatcherConfig carries the reference matcher's settings (docs/contract.md, section 7); the
 // zero value gives the documented defaults.
 type MatcherConfig struct {
-	// Rules is RulesEveryTag (the default, also for "") or RulesPlatform.
+	// Rules is RulesPlatform (the default, also for "") or RulesEveryTag.
 	Rules MatchRules
-	// Mode is ModeBestMatch (the default, also for ""), ModeFirstCome or ModeBalanced.
+	// Mode is ModeBestMatch (the default, also for ""), ModeFirstCome, ModeBalanced or
+	// ModeSpreadWork.
 	Mode MatchMode
-	// AnyTagEligibility relaxes the every-tag rules to a worker carrying any one task tag.
+	// AnyTagEligibility selects the every-tag rules relaxed to a worker carrying any one
+	// task tag (with Rules "" it implies RulesEveryTag), as before RulesPlatform existed.
 	//
 	// Deprecated: use RulesPlatform, which reproduces the platform's any-tag rule with the
 	// platform's scores and order.
@@ -204,7 +209,7 @@ func WithSeed(seed uint64) Option {
 func WithMatcher(m MatcherConfig) Option {
 	return func(cfg *config) {
 		switch m.Mode {
-		case "", ModeBestMatch, ModeFirstCome, ModeBalanced:
+		case "", ModeBestMatch, ModeFirstCome, ModeBalanced, ModeSpreadWork:
 		default:
 			cfg.errs = append(cfg.errs, fmt.Errorf("mockserver: unknown matcher mode %q", m.Mode))
 			return

@@ -210,7 +210,8 @@ func TestWorkerSkillsTeamsGeoAreStored(t *testing.T) {
 // goes to the worker that qualifies.
 func TestTaskUpdateRequeuesWhenTheHolderNoLongerQualifies(t *testing.T) {
 	t.Parallel()
-	srv := Start(t, WithClock(NewManualClock(t0)))
+	// Under the every-tag rules a holder without the new tag no longer qualifies.
+	srv := Start(t, WithClock(NewManualClock(t0)), WithMatcher(MatcherConfig{Rules: RulesEveryTag}))
 	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "wa", "tags": []string{"a"}, "available": true})
 	mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "t1", "tags": []string{"a"}, "title": "old"})
 	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "wab", "tags": []string{"a", "b"}, "available": true})

@@ -11,7 +11,9 @@ import (
 // creation order, whatever their ids.
 func TestQueueOrderOnOneInstant(t *testing.T) {
 	t.Parallel()
-	srv := Start(t, WithClock(NewManualClock(t0)))
+	// Creation order breaks ties under the every-tag rules; the platform's falls to the task
+	// id (TestPlatformRules in internal/match).
+	srv := Start(t, WithClock(NewManualClock(t0)), WithMatcher(MatcherConfig{Rules: RulesEveryTag}))
 	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w1", "tags": []string{"a"}, "maxBacklogSize": 1})
 	for _, tk := range []struct {
 		id       string

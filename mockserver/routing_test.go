@@ -28,11 +28,15 @@ type routingFixture struct {
 	red, night *taskrouting.Team
 }
 
-func newRoutingFixture(t *testing.T) *routingFixture {
+// bothRules are the rule sets the routing scenarios run under: the routing rules beyond
+// tags apply alike under both.
+var bothRules = []mockserver.MatchRules{mockserver.RulesPlatform, mockserver.RulesEveryTag}
+
+func newRoutingFixture(t *testing.T, rules mockserver.MatchRules) *routingFixture {
 	t.Helper()
 	t0 := time.Date(2026, 7, 20, 9, 0, 0, 0, time.UTC)
 	clk := mockserver.NewManualClock(t0)
-	srv := mockserver.Start(t, mockserver.WithClock(clk))
+	srv := mockserver.Start(t, mockserver.WithClock(clk), mockserver.WithMatcher(mockserver.MatcherConfig{Rules: rules}))
 	c := newClient(t, srv, srv.APIKey())
 	ctx := context.Background()
 	f := &routingFixture{c: c, srv: srv, clk: clk}
@@ -187,157 +191,171 @@ func TestRoutingThroughClient(t *testing.T) {
 		},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			f := newRoutingFixture(t)
-			ana, ben, task := tc.setup(f)
-			f.worker(t, ana)
-			f.worker(t, ben)
-			task.ID, task.Tags = "job", []string{"repair"}
-			_, err := f.c.Tasks.Create(context.Background(), task)
-			require.NoError(t, err)
-			assert.Equal(t, tc.want, f.holder(t, "job"))
-			if tc.wantAna != nil {
-				if diff := cmp.Diff(tc.wantAna(f), f.reasonsOf(t, "job", "ana"), ignoreRaw); diff != "" {
-					t.Errorf("ana's reasons (-want +got):\n%s", diff)
+		for _, rules := range bothRules {
+			t.Run(tc.name+"/"+string(rules), func(t *testing.T) {
+				t.Parallel()
+				f := newRoutingFixture(t, rules)
+				ana, ben, task := tc.setup(f)
+				f.worker(t, ana)
+				f.worker(t, ben)
+				task.ID, task.Tags = "job", []string{"repair"}
+				_, err := f.c.Tasks.Create(context.Background(), task)
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, f.holder(t, "job"))
+				if tc.wantAna != nil {
+					if diff := cmp.Diff(tc.wantAna(f), f.reasonsOf(t, "job", "ana"), ignoreRaw); diff != "" {
+						t.Errorf("ana's reasons (-want +got):\n%s", diff)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
 // TestRoutingFollowsChanges: a waiting task reaches a worker when a team roster, a skill or
 // a location changes, and a skill past its validUntil (on the server clock) stops counting.
 func TestRoutingFollowsChanges(t *testing.T) {
-	t.Parallel()
-	f := newRoutingFixture(t)
-	ctx := context.Background()
-	f.worker(t, taskrouting.UpsertWorkerParams{ID: "ana"})
+	for _, rules := range bothRules {
+		t.Run(string(rules), func(t *testing.T) {
+			t.Parallel()
+			f := newRoutingFixture(t, rules)
+			ctx := context.Background()
+			f.worker(t, taskrouting.UpsertWorkerParams{ID: "ana"})
 
-	_, err := f.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "team-job", Tags: []string{"repair"}, TeamID: f.red.ID})
-	require.NoError(t, err)
-	assert.Empty(t, f.holder(t, "team-job"))
-	_, err = f.c.Teams.SetMembers(ctx, f.red.ID, []string{"ana"})
-	require.NoError(t, err)
-	assert.Equal(t, "ana", f.holder(t, "team-job"), "joining the team through its roster routes the waiting task")
+			_, err := f.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "team-job", Tags: []string{"repair"}, TeamID: f.red.ID})
+			require.NoError(t, err)
+			assert.Empty(t, f.holder(t, "team-job"))
+			_, err = f.c.Teams.SetMembers(ctx, f.red.ID, []string{"ana"})
+			require.NoError(t, err)
+			assert.Equal(t, "ana", f.holder(t, "team-job"), "joining the team through its roster routes the waiting task")
 
-	_, err = f.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "skill-job", Tags: []string{"repair"},
-		RequiredSkills: []taskrouting.RequiredSkill{{SkillID: "spanish", MinLevel: 2}}})
-	require.NoError(t, err)
-	assert.Empty(t, f.holder(t, "skill-job"))
-	_, err = f.c.Workers.Patch(ctx, "ana", taskrouting.PatchWorkerParams{Skills: []taskrouting.SkillAssignment{{SkillID: "spanish", Level: 2, ValidUntil: "2026-07-21"}}})
-	require.NoError(t, err)
-	assert.Equal(t, "ana", f.holder(t, "skill-job"), "gaining the skill routes the waiting task")
+			_, err = f.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "skill-job", Tags: []string{"repair"},
+				RequiredSkills: []taskrouting.RequiredSkill{{SkillID: "spanish", MinLevel: 2}}})
+			require.NoError(t, err)
+			assert.Empty(t, f.holder(t, "skill-job"))
+			_, err = f.c.Workers.Patch(ctx, "ana", taskrouting.PatchWorkerParams{Skills: []taskrouting.SkillAssignment{{SkillID: "spanish", Level: 2, ValidUntil: "2026-07-21"}}})
+			require.NoError(t, err)
+			assert.Equal(t, "ana", f.holder(t, "skill-job"), "gaining the skill routes the waiting task")
 
-	// The skill counts through 2026-07-21 and not after.
-	f.clk.Advance(2 * 24 * time.Hour)
-	_, err = f.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "late-job", Tags: []string{"repair"},
-		RequiredSkills: []taskrouting.RequiredSkill{{SkillID: "spanish", MinLevel: 1}}})
-	require.NoError(t, err)
-	assert.Empty(t, f.holder(t, "late-job"))
-	task, err := f.c.Tasks.Get(ctx, "late-job")
-	require.NoError(t, err)
-	var body struct {
-		Unmatched struct {
-			Summary string `json:"summary"`
-		} `json:"unmatched"`
+			// The skill counts through 2026-07-21 and not after.
+			f.clk.Advance(2 * 24 * time.Hour)
+			_, err = f.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "late-job", Tags: []string{"repair"},
+				RequiredSkills: []taskrouting.RequiredSkill{{SkillID: "spanish", MinLevel: 1}}})
+			require.NoError(t, err)
+			assert.Empty(t, f.holder(t, "late-job"))
+			task, err := f.c.Tasks.Get(ctx, "late-job")
+			require.NoError(t, err)
+			var body struct {
+				Unmatched struct {
+					Summary string `json:"summary"`
+				} `json:"unmatched"`
+			}
+			require.NoError(t, json.Unmarshal(task.Raw, &body))
+			assert.Equal(t, "nearest workers: ana skillExpired "+f.skill.ID, body.Unmatched.Summary)
+
+			exp, err := f.c.Skills.Expiring(ctx, taskrouting.ExpiringSkillsParams{})
+			require.NoError(t, err)
+			assert.Equal(t, &taskrouting.ExpiringSkills{AsOf: "2026-07-22", Skills: []taskrouting.ExpiringSkill{{WorkerID: "ana", Label: "ana",
+				SkillID: f.skill.ID, Key: "spanish", Name: "Spanish", ValidUntil: "2026-07-21", Expired: true}}}, exp)
+			w, err := f.c.Workers.Get(ctx, "ana")
+			require.NoError(t, err)
+			require.Len(t, w.Skills, 1)
+			assert.Equal(t, "2026-07-21", w.Skills[0].ValidUntil, "the worker read shows the day")
+
+			// Removing the team ends the membership the task depended on: a new team task waits.
+			require.NoError(t, f.c.Teams.Remove(ctx, f.red.ID))
+			_, err = f.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "team-job-2", Tags: []string{"repair"}, TeamID: f.red.ID})
+			require.NoError(t, err)
+			assert.Empty(t, f.holder(t, "team-job-2"))
+		})
 	}
-	require.NoError(t, json.Unmarshal(task.Raw, &body))
-	assert.Equal(t, "nearest workers: ana skillExpired "+f.skill.ID, body.Unmatched.Summary)
-
-	exp, err := f.c.Skills.Expiring(ctx, taskrouting.ExpiringSkillsParams{})
-	require.NoError(t, err)
-	assert.Equal(t, &taskrouting.ExpiringSkills{AsOf: "2026-07-22", Skills: []taskrouting.ExpiringSkill{{WorkerID: "ana", Label: "ana",
-		SkillID: f.skill.ID, Key: "spanish", Name: "Spanish", ValidUntil: "2026-07-21", Expired: true}}}, exp)
-	w, err := f.c.Workers.Get(ctx, "ana")
-	require.NoError(t, err)
-	require.Len(t, w.Skills, 1)
-	assert.Equal(t, "2026-07-21", w.Skills[0].ValidUntil, "the worker read shows the day")
-
-	// Removing the team ends the membership the task depended on: a new team task waits.
-	require.NoError(t, f.c.Teams.Remove(ctx, f.red.ID))
-	_, err = f.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "team-job-2", Tags: []string{"repair"}, TeamID: f.red.ID})
-	require.NoError(t, err)
-	assert.Empty(t, f.holder(t, "team-job-2"))
 }
 
 // TestSkillsExpiringWindow checks the window, the day and the order of skills.expiring.
 func TestSkillsExpiringWindow(t *testing.T) {
-	t.Parallel()
-	f := newRoutingFixture(t)
-	ctx := context.Background()
-	until := func(day string) []taskrouting.SkillAssignment {
-		return []taskrouting.SkillAssignment{{SkillID: "spanish", Level: 1, ValidUntil: day}}
-	}
-	f.worker(t, taskrouting.UpsertWorkerParams{ID: "cy", Skills: until("2026-08-30")})
-	f.worker(t, taskrouting.UpsertWorkerParams{ID: "ben", Skills: until("2026-07-25")})
-	f.worker(t, taskrouting.UpsertWorkerParams{ID: "ana", Skills: until("2026-07-25")})
-	f.worker(t, taskrouting.UpsertWorkerParams{ID: "dee", Skills: until("2026-07-01")})
-	f.worker(t, taskrouting.UpsertWorkerParams{ID: "eve", Skills: []taskrouting.SkillAssignment{{SkillID: "spanish", Level: 1}}})
-	row := func(id, day string, expired bool) taskrouting.ExpiringSkill {
-		return taskrouting.ExpiringSkill{WorkerID: id, Label: id, SkillID: f.skill.ID, Key: "spanish", Name: "Spanish", ValidUntil: day, Expired: expired}
-	}
-	tests := []struct {
-		name string
-		p    taskrouting.ExpiringSkillsParams
-		want *taskrouting.ExpiringSkills
-	}{
-		{"default: 30 days from the server's day", taskrouting.ExpiringSkillsParams{},
-			&taskrouting.ExpiringSkills{AsOf: "2026-07-20", Skills: []taskrouting.ExpiringSkill{
-				row("dee", "2026-07-01", true), row("ana", "2026-07-25", false), row("ben", "2026-07-25", false)}}},
-		{"zero days: lapsed only", taskrouting.ExpiringSkillsParams{WithinDays: taskrouting.Ptr(0)},
-			&taskrouting.ExpiringSkills{AsOf: "2026-07-20", Skills: []taskrouting.ExpiringSkill{row("dee", "2026-07-01", true)}}},
-		{"another day, the last one counted", taskrouting.ExpiringSkillsParams{AsOf: "2026-08-25", WithinDays: taskrouting.Ptr(5)},
-			&taskrouting.ExpiringSkills{AsOf: "2026-08-25", Skills: []taskrouting.ExpiringSkill{
-				row("dee", "2026-07-01", true), row("ana", "2026-07-25", true), row("ben", "2026-07-25", true), row("cy", "2026-08-30", false)}}},
-	}
-	for _, tc := range tests {
-		got, err := f.c.Skills.Expiring(ctx, tc.p)
-		require.NoError(t, err, tc.name)
-		assert.Equal(t, tc.want, got, tc.name)
+	for _, rules := range bothRules {
+		t.Run(string(rules), func(t *testing.T) {
+			t.Parallel()
+			f := newRoutingFixture(t, rules)
+			ctx := context.Background()
+			until := func(day string) []taskrouting.SkillAssignment {
+				return []taskrouting.SkillAssignment{{SkillID: "spanish", Level: 1, ValidUntil: day}}
+			}
+			f.worker(t, taskrouting.UpsertWorkerParams{ID: "cy", Skills: until("2026-08-30")})
+			f.worker(t, taskrouting.UpsertWorkerParams{ID: "ben", Skills: until("2026-07-25")})
+			f.worker(t, taskrouting.UpsertWorkerParams{ID: "ana", Skills: until("2026-07-25")})
+			f.worker(t, taskrouting.UpsertWorkerParams{ID: "dee", Skills: until("2026-07-01")})
+			f.worker(t, taskrouting.UpsertWorkerParams{ID: "eve", Skills: []taskrouting.SkillAssignment{{SkillID: "spanish", Level: 1}}})
+			row := func(id, day string, expired bool) taskrouting.ExpiringSkill {
+				return taskrouting.ExpiringSkill{WorkerID: id, Label: id, SkillID: f.skill.ID, Key: "spanish", Name: "Spanish", ValidUntil: day, Expired: expired}
+			}
+			tests := []struct {
+				name string
+				p    taskrouting.ExpiringSkillsParams
+				want *taskrouting.ExpiringSkills
+			}{
+				{"default: 30 days from the server's day", taskrouting.ExpiringSkillsParams{},
+					&taskrouting.ExpiringSkills{AsOf: "2026-07-20", Skills: []taskrouting.ExpiringSkill{
+						row("dee", "2026-07-01", true), row("ana", "2026-07-25", false), row("ben", "2026-07-25", false)}}},
+				{"zero days: lapsed only", taskrouting.ExpiringSkillsParams{WithinDays: taskrouting.Ptr(0)},
+					&taskrouting.ExpiringSkills{AsOf: "2026-07-20", Skills: []taskrouting.ExpiringSkill{row("dee", "2026-07-01", true)}}},
+				{"another day, the last one counted", taskrouting.ExpiringSkillsParams{AsOf: "2026-08-25", WithinDays: taskrouting.Ptr(5)},
+					&taskrouting.ExpiringSkills{AsOf: "2026-08-25", Skills: []taskrouting.ExpiringSkill{
+						row("dee", "2026-07-01", true), row("ana", "2026-07-25", true), row("ben", "2026-07-25", true), row("cy", "2026-08-30", false)}}},
+			}
+			for _, tc := range tests {
+				got, err := f.c.Skills.Expiring(ctx, tc.p)
+				require.NoError(t, err, tc.name)
+				assert.Equal(t, tc.want, got, tc.name)
+			}
+		})
 	}
 }
 
 // TestRoutingRefusals: a worker ip, a CIDR or a skill's validUntil that does not parse is a
 // 4xx and changes nothing, and an assignment to a worker the rules exclude is refused.
 func TestRoutingRefusals(t *testing.T) {
-	t.Parallel()
-	f := newRoutingFixture(t)
-	ctx := context.Background()
-	_, err := f.c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "ana", IP: "not-an-ip"})
-	assertCode(t, err, 400, "invalid_body")
-	_, err = f.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "job", Tags: []string{"repair"}, AllowedCIDRs: []string{"10.0.0.0/33"}})
-	assertCode(t, err, 400, "invalid_body")
-	_, err = f.c.Tasks.SuggestWorkers(ctx, taskrouting.SuggestWorkersParams{Tags: []string{"repair"}, AllowedCIDRs: []string{"ten"}})
-	assertCode(t, err, 400, "invalid_body")
-	// The client refuses a day that is not one; the server does too.
-	_, err = f.c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "ana", Skills: []taskrouting.SkillAssignment{{SkillID: "spanish", Level: 1, ValidUntil: "2026-13-45"}}})
-	var pe *taskrouting.ParamError
-	assert.ErrorAs(t, err, &pe)
-	req, _ := http.NewRequest("POST", f.srv.URL()+"/workers", strings.NewReader(`{"id":"ana","skills":[{"skillId":"spanish","level":1,"validUntil":"2026-13-45"}]}`))
-	req.Header.Set("Authorization", "Bearer "+f.srv.APIKey())
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	raw, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	assert.Equal(t, 400, resp.StatusCode)
-	assert.Contains(t, string(raw), "validation_failed")
-	_, err = f.c.Workers.Get(ctx, "ana")
-	assert.ErrorIs(t, err, taskrouting.ErrNotFound)
-	_, err = f.c.Tasks.Get(ctx, "job")
-	assert.ErrorIs(t, err, taskrouting.ErrNotFound)
+	for _, rules := range bothRules {
+		t.Run(string(rules), func(t *testing.T) {
+			t.Parallel()
+			f := newRoutingFixture(t, rules)
+			ctx := context.Background()
+			_, err := f.c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "ana", IP: "not-an-ip"})
+			assertCode(t, err, 400, "invalid_body")
+			_, err = f.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "job", Tags: []string{"repair"}, AllowedCIDRs: []string{"10.0.0.0/33"}})
+			assertCode(t, err, 400, "invalid_body")
+			_, err = f.c.Tasks.SuggestWorkers(ctx, taskrouting.SuggestWorkersParams{Tags: []string{"repair"}, AllowedCIDRs: []string{"ten"}})
+			assertCode(t, err, 400, "invalid_body")
+			// The client refuses a day that is not one; the server does too.
+			_, err = f.c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "ana", Skills: []taskrouting.SkillAssignment{{SkillID: "spanish", Level: 1, ValidUntil: "2026-13-45"}}})
+			var pe *taskrouting.ParamError
+			assert.ErrorAs(t, err, &pe)
+			req, _ := http.NewRequest("POST", f.srv.URL()+"/workers", strings.NewReader(`{"id":"ana","skills":[{"skillId":"spanish","level":1,"validUntil":"2026-13-45"}]}`))
+			req.Header.Set("Authorization", "Bearer "+f.srv.APIKey())
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			assert.Equal(t, 400, resp.StatusCode)
+			assert.Contains(t, string(raw), "validation_failed")
+			_, err = f.c.Workers.Get(ctx, "ana")
+			assert.ErrorIs(t, err, taskrouting.ErrNotFound)
+			_, err = f.c.Tasks.Get(ctx, "job")
+			assert.ErrorIs(t, err, taskrouting.ErrNotFound)
 
-	// An assignment keeps the routing rules, forced or not.
-	f.worker(t, taskrouting.UpsertWorkerParams{ID: "ben"})
-	_, err = f.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "red-job", Tags: []string{"repair"}, TeamID: f.red.ID})
-	require.NoError(t, err)
-	for _, force := range []bool{false, true} {
-		_, err = f.c.Tasks.Assign(ctx, "red-job", taskrouting.AssignTaskParams{WorkerID: "ben", Force: force})
-		assertCode(t, err, 409, "invalid_state")
-		assert.ErrorContains(t, err, "notInTeam")
+			// An assignment keeps the routing rules, forced or not.
+			f.worker(t, taskrouting.UpsertWorkerParams{ID: "ben"})
+			_, err = f.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "red-job", Tags: []string{"repair"}, TeamID: f.red.ID})
+			require.NoError(t, err)
+			for _, force := range []bool{false, true} {
+				_, err = f.c.Tasks.Assign(ctx, "red-job", taskrouting.AssignTaskParams{WorkerID: "ben", Force: force})
+				assertCode(t, err, 409, "invalid_state")
+				assert.ErrorContains(t, err, "notInTeam")
+			}
+			assert.Empty(t, f.holder(t, "red-job"))
+		})
 	}
-	assert.Empty(t, f.holder(t, "red-job"))
 }
 
 func assertCode(t *testing.T, err error, status int, code string) {
@@ -352,21 +370,25 @@ func assertCode(t *testing.T, err error, status int, code string) {
 // TestSuggestWorkersRouting: the dry run applies required skills, place and network like a
 // task, and names the rule in reasons.
 func TestSuggestWorkersRouting(t *testing.T) {
-	t.Parallel()
-	f := newRoutingFixture(t)
-	ctx := context.Background()
-	f.worker(t, taskrouting.UpsertWorkerParams{ID: "ana", Skills: []taskrouting.SkillAssignment{{SkillID: "spanish", Level: 1}}})
-	f.worker(t, taskrouting.UpsertWorkerParams{ID: "ben", Skills: []taskrouting.SkillAssignment{{SkillID: "spanish", Level: 4}}})
-	s, err := f.c.Tasks.SuggestWorkers(ctx, taskrouting.SuggestWorkersParams{Tags: []string{"repair"},
-		RequiredSkills: []taskrouting.RequiredSkill{{SkillID: "spanish", MinLevel: 2}}})
-	require.NoError(t, err)
-	require.Len(t, s.Workers, 2)
-	assert.Equal(t, "ben", s.Workers[0].WorkerID)
-	assert.True(t, s.Workers[0].Eligible)
-	assert.Equal(t, 81.0, s.Workers[0].Score, "tag 1 + level 4 x 20")
-	assert.False(t, s.Workers[1].Eligible)
-	if diff := cmp.Diff([]taskrouting.Reason{{Kind: taskrouting.ReasonSkillLevelTooLow, SkillID: f.skill.ID, Level: 1, MinLevel: 2},
-		{Kind: taskrouting.ReasonTagWeight, Tag: "repair", Weight: 1}}, s.Workers[1].Reasons, ignoreRaw); diff != "" {
-		t.Errorf("ana's reasons (-want +got):\n%s", diff)
+	for _, rules := range bothRules {
+		t.Run(string(rules), func(t *testing.T) {
+			t.Parallel()
+			f := newRoutingFixture(t, rules)
+			ctx := context.Background()
+			f.worker(t, taskrouting.UpsertWorkerParams{ID: "ana", Skills: []taskrouting.SkillAssignment{{SkillID: "spanish", Level: 1}}})
+			f.worker(t, taskrouting.UpsertWorkerParams{ID: "ben", Skills: []taskrouting.SkillAssignment{{SkillID: "spanish", Level: 4}}})
+			s, err := f.c.Tasks.SuggestWorkers(ctx, taskrouting.SuggestWorkersParams{Tags: []string{"repair"},
+				RequiredSkills: []taskrouting.RequiredSkill{{SkillID: "spanish", MinLevel: 2}}})
+			require.NoError(t, err)
+			require.Len(t, s.Workers, 2)
+			assert.Equal(t, "ben", s.Workers[0].WorkerID)
+			assert.True(t, s.Workers[0].Eligible)
+			assert.Equal(t, 81.0, s.Workers[0].Score, "tag 1 + level 4 x 20")
+			assert.False(t, s.Workers[1].Eligible)
+			if diff := cmp.Diff([]taskrouting.Reason{{Kind: taskrouting.ReasonSkillLevelTooLow, SkillID: f.skill.ID, Level: 1, MinLevel: 2},
+				{Kind: taskrouting.ReasonTagWeight, Tag: "repair", Weight: 1}}, s.Workers[1].Reasons, ignoreRaw); diff != "" {
+				t.Errorf("ana's reasons (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

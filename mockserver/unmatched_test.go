@@ -14,7 +14,8 @@ import (
 // lack; a task that was offered has no such member.
 func TestWhyATaskWaits(t *testing.T) {
 	t.Parallel()
-	srv := Start(t)
+	// The nearest workers' reasons are the every-tag rules' (missingTag for each tag lacked).
+	srv := Start(t, WithMatcher(MatcherConfig{Rules: RulesEveryTag}))
 	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "ana", "tags": []string{"english"}, "available": true})
 	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "off", "tags": []string{"english", "billing"}, "available": false})
 	cases := []struct {

@@ -61,8 +61,8 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 		evtPrefix, decPrefix = "evt_"+tag+"_", "dec_"+tag+"_"
 	}
 	rules := match.Rules(cfg.matcher.Rules)
-	if rules == "" {
-		rules = match.RulesEveryTag
+	if rules == "" && cfg.matcher.AnyTagEligibility {
+		rules = match.RulesEveryTag // the deprecated any-tag option keeps its meaning
 	}
 	mc := match.Config{
 		Rules:               rules,

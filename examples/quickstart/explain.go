@@ -96,7 +96,10 @@ func formatWeights(w map[string]float64) string {
 	return strings.Join(parts, " ")
 }
 
-func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+// num prints a weight with at most two decimals (a tags-only worker's share of 1/3 is 0.33).
+func num(f float64) string {
+	return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(f, 'f', 2, 64), "0"), ".")
+}
 
 // whyQueued says why a task waits. The mock server explains it in the task's "unmatched"
 // member (docs/contract.md, "Why a task waits"); the hosted service sends no such member.

@@ -19,8 +19,8 @@
 //	                           webhook endpoint must point at <that address>/hooks
 //
 // The live run upserts the workers qs_ana, qs_ben, qs_chloe and qs_dev and creates six tasks.
-// Every worker and task carries the extra tag "quickstart", so the tasks only go to those
-// workers and the program never acts on anyone else's work.
+// Every tag and routing weight of those workers and tasks is prefixed with "quickstart.", so
+// the tasks only go to those workers and the program never acts on anyone else's work.
 package main
 
 import (

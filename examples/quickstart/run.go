@@ -13,9 +13,22 @@ import (
 	"github.com/taskrouting/taskrouting-go/webhook"
 )
 
-// scopeTag is added to every worker and task of a live run so its tasks only reach its own
-// workers.
+// scopeTag prefixes every tag and routing weight of a live run's workers and tasks, so its
+// tasks only reach its own workers. A tag added to every worker and task would not do: one
+// shared tag is enough for the platform to offer a task.
 const scopeTag = "quickstart"
+
+// scoped returns tags with the scope prefix; an empty scope leaves them as they are.
+func scoped(scope string, tags []string) []string {
+	if scope == "" {
+		return tags
+	}
+	out := make([]string, len(tags))
+	for i, t := range tags {
+		out[i] = scope + "." + t
+	}
+	return out
+}
 
 // run performs the whole loop and writes its log to out.
 func run(ctx context.Context, cfg config, out io.Writer) error {
@@ -108,10 +121,7 @@ func (l *loop) setUp(ctx context.Context, idPrefix, tag string) error {
 
 	fmt.Fprintln(l.out, "\ntasks, in creation order:")
 	for _, t := range scenarioTasks() {
-		tags := t.Tags
-		if tag != "" {
-			tags = append(append([]string(nil), t.Tags...), tag)
-		}
+		tags := scoped(tag, t.Tags)
 		ref, err := l.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{Title: t.Title, Tags: tags, Priority: t.Priority})
 		if err != nil {
 			return fmt.Errorf("create task %q: %w", t.Title, err)

@@ -72,11 +72,13 @@ func TestRunOffline(t *testing.T) {
 	// Lines that tell the story, in the order they must appear.
 	want := []string{
 		`"Password reset"`,
-		"queued: nearest workers: ana backlogFull; ben backlogFull; dev unavailable, missingTag billing",
-		"matched    task_vdzazt3vlerc \"Password reset\" (priority 10) -> ben",
-		"ana    not eligible             english x2, missingTag technical",
+		"queued: nearest workers: ana backlogFull; ben backlogFull; dev unavailable, missingTag english, missingTag billing",
+		// One shared tag is enough: ana (english) is eligible for an english+technical task;
+		// chloe's technical weight 3 outranks ana's english weight 2.
+		"matched    task_vdzazt3vlerc \"Password reset\" (priority 10) -> chloe",
+		"ana    eligible     score 2.00  english x2",
 		"ana rejects it",
-		"matched    task_sechjzhbqs49 \"Checkout is down\" (priority 90) -> ben",
+		"matched    task_sechjzhbqs49 \"Checkout is down\" (priority 90) -> chloe",
 		"it waited in the queue",
 		"rejected   task_8f5i2r4e8tgf by ana",
 		"matched    task_8f5i2r4e8tgf \"Refund for order 1182\" (priority 50) -> ben",

@@ -9,7 +9,7 @@ import taskrouting "github.com/taskrouting/taskrouting-go"
 type workerSpec struct {
 	ID        string
 	Tags      []string
-	Weights   map[string]float64 // per-tag proficiency; a tag without a weight counts 1
+	Weights   map[string]float64 // per-tag proficiency; with weights, only weighted tags count
 	Available bool
 	// RejectFirst makes the worker turn down the first offer it gets, to show the rejection
 	// veto: the task is re-routed and never offered to this worker again.
@@ -44,16 +44,19 @@ func scenarioTasks() []taskSpec {
 }
 
 // upsertParams turns a worker of the scenario into the POST /workers body. scopeTag, when not
-// empty, is added to the worker's tags (see the live run in the package comment).
+// empty, prefixes the worker's tags and weights (see the live run in the package comment).
 func (w workerSpec) upsertParams(id, scopeTag string) taskrouting.UpsertWorkerParams {
-	tags := append([]string(nil), w.Tags...)
-	if scopeTag != "" {
-		tags = append(tags, scopeTag)
+	var weights map[string]float64
+	if w.Weights != nil {
+		weights = map[string]float64{}
+		for k, v := range w.Weights {
+			weights[scoped(scopeTag, []string{k})[0]] = v
+		}
 	}
 	return taskrouting.UpsertWorkerParams{
 		ID:             id,
-		Tags:           tags,
-		RoutingWeights: w.Weights,
+		Tags:           scoped(scopeTag, w.Tags),
+		RoutingWeights: weights,
 		MaxBacklogSize: taskrouting.Ptr(1),
 		Available:      taskrouting.Ptr(w.Available),
 	}

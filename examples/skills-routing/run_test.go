@@ -30,7 +30,7 @@ func TestRun(t *testing.T) {
 		"expiring: carla spanish until 2026-07-21 (expired true)",
 		"task es-followup needs spanish >= 2",
 		"ben   GETS IT",
-		"carla out      score   1.3  skillExpired",
+		"carla out      score   1.0  skillExpired",
 		"summary: 4 tasks routed by skill level, es-complaint -> ana, refund-1 -> ben, es-escalation -> carla, es-followup -> ben",
 	}
 	rest := got

@@ -4,7 +4,7 @@
 // workspace's workers, tasks, offers, decisions and learning statistics. Every command
 // (UpsertWorker, CreateTask, Accept, Advance, ...) takes the current time from the caller,
 // first fires the offer expiries due by then (each followed by matching at its own time),
-// applies the command, runs matching to a fixed point and returns a [Result]: the events
+// applies the command, runs matching and returns a [Result]: the events
 // in a total order and the ids of the decisions made ([Engine.Decision] reads one). The
 // same commands with the same times always give the same results: nothing depends on map
 // iteration order.
@@ -16,7 +16,21 @@
 // An Engine is not safe for concurrent use; the caller serialises access (the mock server
 // holds one lock per workspace).
 //
-// # Semantics in brief
+// # Rule sets
+//
+// Config.Rules picks one. [RulesPlatform], the default, reproduces the platform's published
+// engine (assignment-user-matcher 1.16.1; platform.go, platform_pass.go): any shared tag,
+// each worker reading a window of its 50 lowest-ranked candidate tasks, priority + score,
+// exactly one match pass after every command over the workers in registration order, and
+// the offer expiries due by a command fired together before it. docs/contract.md, "How the
+// platform matches", states each rule with its smallest scenario; the conformance suite
+// (conformance/) checks them against the engine itself. A pass looks at every registered
+// worker and reads the queued tasks of each free worker's tags, so its cost grows with the
+// workers below their cap times their candidates: the indexes below serve the every-tag rules.
+//
+// [RulesEveryTag] is the rule set of earlier releases, described below.
+//
+// # Semantics in brief (every-tag rules)
 //
 // A worker is eligible for a task when it is available, not on a break, below its cap, not
 // vetoed by the task, has not rejected it (nor been blocked by an expiry), no task tag hits

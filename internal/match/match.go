@@ -102,6 +102,9 @@ func (e *Engine) learnedVetoed(w *worker, id int32) bool {
 // nil it stops at the first failure and allocates nothing; otherwise it records every
 // reason, eligible or not.
 func (e *Engine) check(w *worker, s *spec, state bool, rs *[]Reason) (bool, float64) {
+	if e.platform() {
+		return e.checkPlatform(w, s, state, rs)
+	}
 	explain := rs != nil
 	ok := true
 	fail := func(r Reason) {
@@ -225,7 +228,7 @@ func (e *Engine) check(w *worker, s *spec, state bool, rs *[]Reason) (bool, floa
 		bonus = b
 	}
 	score += bonus
-	if e.cfg.Mode == ModeBalanced {
+	if e.balanced() {
 		pen := e.cfg.BalancedLoadPenalty * float64(len(w.pending))
 		score -= pen
 		if explain && pen != 0 {
@@ -265,7 +268,7 @@ func (e *Engine) checkPlain(w *worker, s *spec) (bool, float64) {
 			score *= e.factor(w, s)
 		}
 	}
-	if e.cfg.Mode == ModeBalanced {
+	if e.balanced() {
 		score -= e.cfg.BalancedLoadPenalty * float64(len(w.pending))
 	}
 	return true, score
@@ -364,7 +367,7 @@ func (e *Engine) eachCandidate(s *spec, readyOnly bool, fn func(*worker)) {
 		}
 		pat = &e.readyPat
 	}
-	if e.anyTag() {
+	if e.anyTag() || e.platform() {
 		e.visitSeq++
 		stamp := e.visitSeq
 		once := func(w *worker) {

@@ -131,6 +131,10 @@ func (p *propRun) checkDecisions(ds []Decision, lenient bool) error {
 		if d.Mode == ModeAssign {
 			continue
 		}
+		if p.cfg.Rules == RulesPlatform && !d.Candidates[0].Eligible {
+			// The explanation (checkPlatform) must agree with the pass (platEligible).
+			return fmt.Errorf("decision %s: chosen %s explained as ineligible: %+v", d.ID, d.WorkerID, d.Candidates[0].Reasons)
+		}
 		t, err := p.e.Task(d.TaskID)
 		if err != nil {
 			return err
@@ -176,9 +180,15 @@ func (p *propRun) checkState() error {
 			}
 		}
 	}
+	// The queue as the command's one pass read it: what is still queued and what it offered.
 	var queued []Task
 	for _, id := range p.live {
 		if t, err := p.e.Task(id); err == nil && t.Status == StatusQueued {
+			queued = append(queued, t)
+		}
+	}
+	for _, d := range p.offered {
+		if t, err := p.e.Task(d.TaskID); err == nil {
 			queued = append(queued, t)
 		}
 	}

@@ -165,12 +165,17 @@ func (e *Engine) platScore(w *worker, t *task, rs *[]Reason) (float64, ReasonKin
 		return 0, ReasonMissingTag
 	}
 	matched := 0
+	share := 1 / float64(len(w.tags))
 	for _, u := range w.tags {
 		en := platEntry{key: u}
 		en.prefix, en.star = strings.CutSuffix(u, "*")
 		for _, tag := range t.tagsIn {
 			if en.matches(tag) {
 				matched++
+				if rs != nil {
+					// Each of the worker's tags that matches counts its share.
+					*rs = append(*rs, Reason{Kind: ReasonTagWeight, Tag: u, Weight: share})
+				}
 				break
 			}
 		}
@@ -178,11 +183,7 @@ func (e *Engine) platScore(w *worker, t *task, rs *[]Reason) (float64, ReasonKin
 	if matched == 0 {
 		return 0, ReasonMissingTag
 	}
-	score := float64(matched) / float64(len(w.tags))
-	if rs != nil {
-		*rs = append(*rs, Reason{Kind: ReasonTagWeight, Weight: score})
-	}
-	return score, ""
+	return float64(matched) / float64(len(w.tags)), ""
 }
 
 // platCand is one candidate task of a worker in a pass.
@@ -233,15 +234,15 @@ type platKey struct {
 }
 
 // platCandidates returns w's candidates in the order it walks them, at most budget of them
-// (all when budget < 0).
-func (e *Engine) platCandidates(w *worker, budget int, out []platCand) []platCand {
+// (all when budget < 0), and how many tasks of its window it walked to find them.
+func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCand, int) {
 	if budget == 0 {
-		return out
+		return out, 0
 	}
 	ps := &e.plat
 	ps.keys = e.platKeys(w, true, ps.keys[:0])
 	if len(ps.keys) == 0 {
-		return out
+		return out, 0
 	}
 	e.visitSeq++
 	stamp := e.visitSeq
@@ -284,10 +285,12 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) []platCan
 		}
 		return 0
 	})
+	walked := 0
 	for _, c := range win {
-		if budget >= 0 && budget == 0 {
+		if budget == 0 {
 			break
 		}
+		walked++
 		score, prio, ok := e.platEligible(w, c.t)
 		if !ok {
 			continue
@@ -297,7 +300,7 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) []platCan
 		budget--
 	}
 	ps.window = win[:0]
-	return out
+	return out, walked
 }
 
 // platRankCmp orders a worker's window: rank ascending, then task id as a string.

@@ -25,6 +25,7 @@ type platUser struct {
 	w        *worker
 	from, to int
 	max      int // the most offers it may hold after the pass
+	walked   int // window tasks it walked (ModeFirstCome: when it claims)
 }
 
 // balancedWindow is the engine's fairnessWindowMs default: grants older than this no
@@ -34,6 +35,12 @@ const balancedWindow = time.Hour
 // balancedPenaltyRatio is the balanced preset's load penalty as a share of the median
 // candidate priority of the pass.
 const balancedPenaltyRatio = 0.05
+
+// spreadWorkPenaltyRatio is the spread-work preset's: half the median.
+const spreadWorkPenaltyRatio = 0.5
+
+// balanced reports whether the mode lowers scores by load: ModeBalanced or ModeSpreadWork.
+func (e *Engine) balanced() bool { return e.cfg.Mode == ModeBalanced || e.cfg.Mode == ModeSpreadWork }
 
 func (e *Engine) platRegister(w *worker) { e.plat.order = append(e.plat.order, w) }
 
@@ -74,7 +81,7 @@ func (e *Engine) platformPass(res *Result) {
 	cands, users := ps.cands[:0], ps.users[:0]
 	firstCome := e.cfg.Mode == ModeFirstCome
 	var winCap int
-	if e.cfg.Mode == ModeBalanced {
+	if e.balanced() {
 		winCap = e.balancedCap()
 	}
 	for _, w := range ps.order {
@@ -85,7 +92,7 @@ func (e *Engine) platformPass(res *Result) {
 		if free <= 0 {
 			continue
 		}
-		if e.cfg.Mode == ModeBalanced {
+		if e.balanced() {
 			free = min(free, max(0, winCap-e.grantsInWindow(w)))
 			if free == 0 {
 				continue
@@ -96,9 +103,10 @@ func (e *Engine) platformPass(res *Result) {
 		if firstCome {
 			budget = free
 		}
-		cands = e.platCandidates(w, budget, cands)
+		var walked int
+		cands, walked = e.platCandidates(w, budget, cands)
 		if len(cands) > from {
-			users = append(users, platUser{w: w, from: from, to: len(cands), max: len(w.pending) + free})
+			users = append(users, platUser{w: w, from: from, to: len(cands), max: len(w.pending) + free, walked: walked})
 		}
 	}
 	ps.cands, ps.users = cands, users
@@ -113,10 +121,16 @@ func (e *Engine) platformPass(res *Result) {
 	ps.cands = ps.cands[:0]
 }
 
-// claimFirstCome lets each worker claim its candidates: workers without patterns in
-// registration order, then those the engine delays by a pattern expansion.
+// claimFirstCome lets each worker claim its candidates in the order the engine's
+// concurrent claims reach Redis on one connection: a round trip later for each kind of
+// `prefix*` entry the worker has (platTier), and within a round, after the workers that
+// walked fewer window tasks (each costs the engine two awaits before it claims), then in
+// registration order. docs/contract.md says why this order is not guaranteed in production.
 func (e *Engine) claimFirstCome(res *Result) {
 	ps := &e.plat
+	slices.SortStableFunc(ps.users, func(a, b platUser) int {
+		return cmp.Or(cmp.Compare(platTier(a.w), platTier(b.w)), cmp.Compare(a.walked, b.walked))
+	})
 	for tier := 0; tier <= 2; tier++ {
 		for _, u := range ps.users {
 			if platTier(u.w) != tier {
@@ -124,7 +138,7 @@ func (e *Engine) claimFirstCome(res *Result) {
 			}
 			for _, c := range ps.cands[u.from:u.to] {
 				if c.t.status == StatusQueued {
-					e.platOffer(c.t, u.w, c, res)
+					e.platOffer(c.t, u.w, res)
 				}
 			}
 		}
@@ -168,7 +182,7 @@ func (e *Engine) arbitrate(res *Result) {
 		won[p.u] = append(won[p.u], p.c)
 	}
 	penalty := 0.0
-	if e.cfg.Mode == ModeBalanced && len(pairs) > 0 {
+	if e.balanced() && len(pairs) > 0 {
 		prios := make([]float64, len(pairs))
 		for i, p := range pairs {
 			prios[i] = p.c.prio
@@ -180,7 +194,11 @@ func (e *Engine) arbitrate(res *Result) {
 			median = (prios[mid-1] + prios[mid]) / 2
 		}
 		if median > 0 {
-			penalty = median * balancedPenaltyRatio
+			ratio := balancedPenaltyRatio
+			if e.cfg.Mode == ModeSpreadWork {
+				ratio = spreadWorkPenaltyRatio
+			}
+			penalty = median * ratio
 		}
 	}
 	if penalty <= 0 {
@@ -215,10 +233,10 @@ func (e *Engine) arbitrate(res *Result) {
 		w := ps.users[i].w
 		for _, c := range won[i] {
 			c.t.platTaken = false
-			if e.cfg.Mode == ModeBalanced {
+			if e.balanced() {
 				w.grants = append(w.grants, e.now)
 			}
-			e.platOffer(c.t, w, c, res)
+			e.platOffer(c.t, w, res)
 		}
 	}
 	for _, p := range pairs {
@@ -286,14 +304,8 @@ func (e *Engine) balancedCap() int {
 }
 
 // platOffer offers t to w, explaining the decision by the platform's score.
-func (e *Engine) platOffer(t *task, w *worker, c platCand, res *Result) {
-	rs := e.reasons[:0]
-	e.platScore(w, t, &rs)
-	if t.rt != nil {
-		e.checkRouting(w, t.rt, &rs)
-	}
-	e.reasons = rs
-	e.marks = append(e.marks[:0], candMark{w: w, ok: true, chosen: true, score: c.score, start: 0, end: len(rs)})
+func (e *Engine) platOffer(t *task, w *worker, res *Result) {
+	e.decidePlatform(t, w)
 	e.offer(t, w, e.cfg.Mode, res)
 }
 
@@ -325,6 +337,18 @@ func (e *Engine) fireDuePlatform(res *Result, target int64, loc *time.Location) 
 			if t.status == StatusPending && t.w != nil {
 				e.expire(t, res)
 			}
+		}
+	}
+}
+
+// platForget is RemoveWorker under RulesPlatform, as the engine's removeUser: the worker's
+// pending offers are not released (they stay with it until they expire, and nobody can
+// answer them) and the tasks it rejected forget it, so a worker registered again under the
+// same id may be offered them again.
+func (e *Engine) platForget(w *worker) {
+	for _, t := range e.taskList {
+		if i := slices.Index(t.rejected, w.id); i >= 0 && !t.status.Terminal() {
+			t.rejected = slices.DeleteFunc(t.rejected, func(id string) bool { return id == w.id })
 		}
 	}
 }

@@ -146,6 +146,45 @@ func TestPlatformRules(t *testing.T) {
 			platform: map[string]string{"t1": "pending:w1", "t2": "queued"},
 			everyTag: map[string]string{"t1": "pending:w1", "t2": "pending:w2"},
 		},
+		{
+			name: "first-come: a worker that walked fewer tasks claims first",
+			mode: ModeFirstCome,
+			play: func(h *harness) {
+				h.worker("w05", "g3", "g0")
+				h.workerIn(worker{ID: "w06", RoutingWeights: map[string]float64{"g3": 1}, Available: on})
+				h.task("t004", "g0")
+				h.task("t005", "g3")
+				// Both expire together: w05 walks t004 and t005, w06 only t005, so w06's
+				// claim reaches the engine's Redis first.
+				h.advance(2 * time.Minute)
+			},
+			platform: map[string]string{"t004": "pending:w05", "t005": "pending:w06"},
+			everyTag: map[string]string{"t004": "pending:w05", "t005": "pending:w06"},
+		},
+		{
+			name: "a removed worker's offer waits for its expiry",
+			play: func(h *harness) {
+				h.worker("w1", "a")
+				h.task("t1", "a")
+				h.ok(h.e.RemoveWorker(h.step(), "w1"))
+				h.worker("w2", "a")
+			},
+			platform: map[string]string{"t1": "pending:w1"},
+			everyTag: map[string]string{"t1": "pending:w2"},
+		},
+		{
+			name: "spread-work: a loaded worker yields to an idle one",
+			mode: ModeSpreadWork,
+			play: func(h *harness) {
+				h.worker("w1", "a")
+				h.task("t1", "a")
+				h.worker("w2", "a")
+				// Equal priority + score 2; the penalty is half the median (1) per offer held.
+				h.taskIn(TaskInput{ID: "t2", Tags: []string{"a"}, Priority: 1})
+			},
+			platform: map[string]string{"t1": "pending:w1", "t2": "pending:w2"},
+			everyTag: map[string]string{"t1": "pending:w1", "t2": "pending:w2"},
+		},
 	}
 	for _, tc := range tests {
 		for _, rules := range []Rules{RulesPlatform, RulesEveryTag} {
@@ -219,6 +258,79 @@ func TestPlatformExpiriesRematchTogether(t *testing.T) {
 				if diff := cmp.Diff(want, h.kinds()); diff != "" {
 					t.Errorf("events (-want +got):\n%s", diff)
 				}
+			}
+		})
+	}
+}
+
+// TestPlatformExplanations: the dry run (and with it decisions and the unmatched
+// explanation, which share the check) scores by the platform's rules and names the rule
+// that excluded a worker.
+func TestPlatformExplanations(t *testing.T) {
+	tests := []struct {
+		name   string
+		worker WorkerInput
+		in     SuggestInput
+		want   Candidate
+	}{
+		{
+			name:   "tags only: the share of the worker's tags",
+			worker: WorkerInput{ID: "w", Tags: []string{"a", "c"}},
+			in:     SuggestInput{Tags: []string{"a", "b"}},
+			want:   Candidate{WorkerID: "w", Eligible: true, Score: 0.5, Reasons: []Reason{{Kind: ReasonTagWeight, Tag: "a", Weight: 0.5}}},
+		},
+		{
+			name:   "weights: every matching entry counts",
+			worker: WorkerInput{ID: "w", RoutingWeights: map[string]float64{"ab": 1, "a*": 2}},
+			in:     SuggestInput{Tags: []string{"ab"}},
+			want: Candidate{WorkerID: "w", Eligible: true, Score: 3, Reasons: []Reason{
+				{Kind: ReasonTagWeight, Tag: "ab", Weight: 2}, {Kind: ReasonTagWeight, Tag: "ab", Weight: 1}}},
+		},
+		{
+			name:   "plain tags of a worker with weights do not count",
+			worker: WorkerInput{ID: "w", Tags: []string{"a"}, RoutingWeights: map[string]float64{"b": 1}},
+			in:     SuggestInput{Tags: []string{"a"}},
+			want:   Candidate{WorkerID: "w", Reasons: []Reason{{Kind: ReasonMissingTag, Tag: "a"}}},
+		},
+		{
+			name:   "a 0 entry vetoes",
+			worker: WorkerInput{ID: "w", RoutingWeights: map[string]float64{"a": 1, "b*": 0}},
+			in:     SuggestInput{Tags: []string{"a", "bx"}},
+			want:   Candidate{WorkerID: "w", Reasons: []Reason{{Kind: ReasonZeroWeight, Tag: "bx"}}},
+		},
+		{
+			name:   "a threshold below the worker's weight",
+			worker: WorkerInput{ID: "w", RoutingWeights: map[string]float64{"a": 1}},
+			in:     SuggestInput{Tags: []string{"a"}, SkillThresholds: map[string]float64{"a": 2}},
+			want:   Candidate{WorkerID: "w", Reasons: []Reason{{Kind: ReasonThreshold, Tag: "a", Weight: 1, Threshold: 2}}},
+		},
+		{
+			name:   "a threshold never met without weights",
+			worker: WorkerInput{ID: "w", Tags: []string{"a"}},
+			in:     SuggestInput{Tags: []string{"a"}, SkillThresholds: map[string]float64{"a": 0}},
+			want:   Candidate{WorkerID: "w", Reasons: []Reason{{Kind: ReasonThreshold, Tag: "a"}}},
+		},
+		{
+			name:   "priority plus score of 0",
+			worker: WorkerInput{ID: "w", Tags: []string{"a"}},
+			in:     SuggestInput{Tags: []string{"a"}, Priority: -1},
+			want: Candidate{WorkerID: "w", Score: 1, EffectivePriority: -1, Reasons: []Reason{
+				{Kind: ReasonTagWeight, Tag: "a", Weight: 1}, {Kind: ReasonZeroPriority}}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := New(Config{})
+			tc.worker.Available = ptr(true)
+			if _, err := e.UpsertWorker(t0, tc.worker); err != nil {
+				t.Fatal(err)
+			}
+			got, err := e.SuggestWorkers(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]Candidate{tc.want}, got); diff != "" {
+				t.Errorf("candidates (-want +got):\n%s", diff)
 			}
 		})
 	}

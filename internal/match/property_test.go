@@ -57,6 +57,7 @@ type propRun struct {
 	log       strings.Builder // every event and decision, for the determinism test
 	decided   []Decision      // every decision as the engine built it, before the log
 	made      []Decision      // the current command's decisions, from Engine.onDecide
+	offered   []Decision      // the decisions of the command being checked
 	events    strings.Builder // every event alone
 }
 
@@ -461,6 +462,7 @@ func TestPropertyInvariants(t *testing.T) {
 		{"platform", Config{Rules: RulesPlatform}},
 		{"platform-first-come", Config{Rules: RulesPlatform, Mode: ModeFirstCome, DefaultMaxBacklog: 2}},
 		{"platform-balanced", Config{Rules: RulesPlatform, Mode: ModeBalanced}},
+		{"platform-spread-work", Config{Rules: RulesPlatform, Mode: ModeSpreadWork}},
 		{"platform-small-window", Config{Rules: RulesPlatform, CandidateWindow: 2, OfferTimeout: 10 * time.Second}},
 		{"every-tag", Config{Rules: RulesEveryTag}},
 		{"any-tag", Config{Rules: RulesEveryTag, AnyTagEligibility: true}},
@@ -534,6 +536,7 @@ func (p *propRun) run(n int) error {
 		if err := p.checkDecisions(ds, name == "advance"); err != nil {
 			return fmt.Errorf("command %d %s: %w", i, name, err)
 		}
+		p.offered = ds
 		if err := p.checkState(); err != nil {
 			return fmt.Errorf("command %d %s: %w", i, name, err)
 		}

@@ -210,7 +210,9 @@ func (e *Engine) offeredTask(op, taskID, workerID string) (*task, error) {
 	if t.status != StatusPending {
 		return nil, &StateError{Op: op, TaskID: t.id, WorkerID: workerID, Status: t.status, Reason: StateWrongStatus}
 	}
-	if t.workerID != workerID {
+	if t.workerID != workerID || (t.w != nil && t.w.removed) {
+		// Under RulesPlatform a removed worker's offers stay until they expire, but are no
+		// longer its to answer (nor a new worker's of the same id).
 		return nil, &StateError{Op: op, TaskID: t.id, WorkerID: workerID, Status: t.status, Reason: StateNotOfferedWorker}
 	}
 	return t, nil

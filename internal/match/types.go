@@ -16,6 +16,10 @@ const (
 	// ModeBalanced picks the highest score minus Config.BalancedLoadPenalty per pending
 	// offer; ties as in ModeBestMatch.
 	ModeBalanced Mode = "balanced"
+	// ModeSpreadWork is, under RulesPlatform, the engine's "spread-work" fairness: balanced
+	// with a load penalty of half the median candidate priority instead of 5%. Under
+	// RulesEveryTag it is ModeBalanced.
+	ModeSpreadWork Mode = "spread-work"
 	// ModeAssign marks decisions made by an explicit Assign command, not by matching.
 	ModeAssign Mode = "assign"
 )
@@ -287,7 +291,7 @@ type Candidate struct {
 	Eligible          bool
 	Chosen            bool
 	Score             float64 // the mode's ranking score
-	EffectivePriority float64 // the task's priority
+	EffectivePriority float64 // the task's priority (the platform's wire fixtures answer it so)
 	Reasons           []Reason
 }
 

@@ -365,7 +365,11 @@ func (e *Engine) RemoveWorker(now time.Time, id string) (Result, error) {
 	if err != nil {
 		return e.fail(res, err)
 	}
-	e.releaseAll(w, "workerRemoved", res)
+	if e.platform() {
+		e.platForget(w)
+	} else {
+		e.releaseAll(w, "workerRemoved", res)
+	}
 	w.removed = true
 	if e.platform() {
 		e.platUnregister(w)

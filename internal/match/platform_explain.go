@@ -1,0 +1,138 @@
+package match
+
+import "slices"
+
+// ReasonZeroPriority: under RulesPlatform the task's priority plus the worker's score is
+// exactly 0, which the platform's engine never offers (docs/contract.md, "How the platform
+// matches"). The engine itself names no reason for it; this matcher does.
+const ReasonZeroPriority ReasonKind = "zeroEffectivePriority"
+
+// checkPlatform is check under RulesPlatform: the same state, veto, reject, booking and
+// routing checks, then the platform's score (platScore) with the rule that made it 0.
+func (e *Engine) checkPlatform(w *worker, s *spec, state bool, rs *[]Reason) (bool, float64) {
+	explain := rs != nil
+	ok := true
+	fail := func(r Reason) {
+		ok = false
+		if explain {
+			*rs = append(*rs, r)
+		}
+	}
+	if state {
+		if !w.available {
+			fail(Reason{Kind: ReasonUnavailable})
+		}
+		if w.onBreak {
+			fail(Reason{Kind: ReasonOnBreak})
+		}
+		if len(w.pending) >= e.capOf(w) {
+			fail(Reason{Kind: ReasonBacklogFull})
+		}
+	}
+	if containsID(s.vetoed, w.id) {
+		fail(Reason{Kind: ReasonVetoed})
+	}
+	if containsID(s.rejected, w.id) {
+		fail(Reason{Kind: ReasonRejectedPreviously})
+	}
+	if s.booked != "" && s.booked != w.id {
+		fail(Reason{Kind: ReasonBookedForOther})
+	}
+	if !ok && !explain {
+		return false, 0
+	}
+	bonus := 0.0
+	if s.rt != nil {
+		rok, b := e.checkRouting(w, s.rt, rs)
+		if !rok {
+			ok = false
+			if !explain {
+				return false, 0
+			}
+		}
+		bonus = b
+	}
+	names := make([]string, len(s.tags))
+	for i := range s.tags {
+		names[i] = s.name(e, i)
+	}
+	thr := make(map[string]float64, len(s.thr))
+	for i, th := range s.thr {
+		thr[s.thrName(e, i)] = th.min
+	}
+	score, why := e.platScoreOf(w, names, thr, rs)
+	if why != "" {
+		ok = false
+		if why == ReasonMissingTag && explain {
+			// Name each task tag none of the worker's counting entries reaches.
+			for _, n := range names {
+				*rs = append(*rs, Reason{Kind: ReasonMissingTag, Tag: n})
+			}
+		}
+	} else if s.priority+score == 0 {
+		fail(Reason{Kind: ReasonZeroPriority})
+	}
+	if !ok {
+		return false, score + bonus
+	}
+	return true, score + bonus
+}
+
+// decidePlatform explains offering t to w in e.marks and e.reasons: w first, then other
+// workers reaching one of the task's tags (eligible ones first), at most MaxCandidates in
+// all, each with the platform's reasons.
+func (e *Engine) decidePlatform(t *task, w *worker) {
+	s := e.taskSpec(t)
+	rs, marks := e.reasons[:0], e.marks[:0]
+	add := func(x *worker, chosen bool) {
+		start := len(rs)
+		ok, score := e.checkPlatform(x, &s, !chosen, &rs)
+		marks = append(marks, candMark{w: x, ok: ok, chosen: chosen, score: score, start: start, end: len(rs)})
+	}
+	add(w, true)
+	limit := e.cfg.MaxCandidates
+	e.visitSeq++
+	stamp := e.visitSeq
+	w.visit = stamp
+	visit := func(x *worker) bool {
+		if len(marks) >= limit {
+			return false
+		}
+		if x.visit != stamp {
+			x.visit = stamp
+			add(x, false)
+		}
+		return true
+	}
+	for _, id := range t.tags {
+		for _, x := range e.all[id].items {
+			if !visit(x) {
+				break
+			}
+		}
+	}
+	for _, x := range e.allPat.items {
+		if !visit(x) {
+			break
+		}
+	}
+	// Eligible before ineligible, each group in the order met.
+	others := marks[1:]
+	slices.SortStableFunc(others, func(a, b candMark) int {
+		switch {
+		case a.ok && !b.ok:
+			return -1
+		case !a.ok && b.ok:
+			return 1
+		}
+		return 0
+	})
+	e.reasons, e.marks = rs, marks
+}
+
+// platScoreOf is platScore for a task given by its tag names and thresholds (a dry run
+// has no task).
+func (e *Engine) platScoreOf(w *worker, tags []string, thr map[string]float64, rs *[]Reason) (float64, ReasonKind) {
+	t := task{tagsIn: tags, thrIn: thr}
+	return e.platScore(w, &t, rs)
+}
