@@ -169,11 +169,9 @@ type SupervisorAssignment struct {
 
 // SupervisorAssignParams is the optional part of an assignment.
 type SupervisorAssignParams struct {
-	// Force assigns past the matcher's refusals; the worker must still
-	// exist. The platform lets it override a paused worker, a full backlog,
-	// a veto and an earlier rejection; the mock server's reference matcher
-	// lets it stretch only the backlog cap (docs/contract.md, "Supervisor
-	// plane").
+	// Force assigns past the matcher's refusals: a paused worker, a full
+	// backlog, a veto and an earlier rejection. The worker must still exist
+	// and be in scope.
 	Force bool
 }
 

@@ -115,8 +115,9 @@ type TaskPage struct {
 // AssignTaskParams is the body of POST /tasks/{id}/assign.
 type AssignTaskParams struct {
 	WorkerID string `json:"workerId"`
-	// Force assigns even when the worker's backlog is full. It overrides
-	// nothing else: vetoes, rejections and skills still apply.
+	// Force overrides every check the platform makes on an assignment: a
+	// paused worker, a full backlog, a veto and an earlier rejection of the
+	// task. The worker must still exist (ErrNotFound).
 	Force bool `json:"force,omitempty"`
 }
 
@@ -335,10 +336,10 @@ func (s *TasksService) Cancel(ctx context.Context, taskID string, opts ...Reques
 	return s.c.call(ctx, "DELETE", escapePath("/tasks/", taskID), nil, nil, nil, opts)
 }
 
-// Assign offers a task to a chosen worker.
-// The worker must be eligible for the task except for capacity: a vetoed,
-// rejecting, unavailable or unqualified worker is ErrInvalidState. Without
-// Force a full backlog is ErrBacklogFull; Force lets the offer exceed it.
+// Assign offers a task to a chosen worker, the operator's override of
+// matching: the worker need not carry the task's tags or skills. Without
+// Force a paused worker, a veto or an earlier rejection is ErrInvalidState
+// and a full backlog is ErrBacklogFull; Force overrides all four.
 //
 // API: tasks.assign, POST /tasks/{id}/assign
 func (s *TasksService) Assign(ctx context.Context, taskID string, p AssignTaskParams, opts ...RequestOption) (*Assignment, error) {
