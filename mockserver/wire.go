@@ -80,7 +80,7 @@ type wireSkill struct {
 	Name           string   `json:"name"`
 	Level          int      `json:"level"`
 	Weight         float64  `json:"weight"`
-	WeightOverride *float64 `json:"weightOverride,omitempty"`
+	WeightOverride *float64 `json:"weightOverride"` // null without an override, as the platform sends it
 	ValidUntil     *string  `json:"validUntil,omitempty"`
 }
 

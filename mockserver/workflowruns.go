@@ -177,6 +177,12 @@ func (ws *workspace) enterStep(run *workflowRun, id string, now time.Time) {
 		run.stepState = stepAwaitingCallback
 	default:
 		run.stepState = stepActive
+		if s.AssignmentTemplate == nil || len(s.AssignmentTemplate.Tags) == 0 {
+			// Saved as the platform saves it; the mock routes an assignment by its tags alone,
+			// so without tags the step cannot make a task (docs/contract.md, "Workflows").
+			ws.endStep(run, stepFailed, "", "", errorResult("assignment step '"+s.ID+"' has no assignmentTemplate.tags to route its task by"), now)
+			return
+		}
 		in := match.TaskInput{ID: ws.freshTaskID(), Tags: s.AssignmentTemplate.Tags, Extra: &taskExtra{}}
 		if p := s.AssignmentTemplate.Priority; p != nil {
 			in.Priority = *p
