@@ -63,6 +63,19 @@ type Task struct {
 	AllowedCIDRs  []string  `json:"allowedCidrs,omitempty"`
 	// Booking is the worker reserved for the slot (single-task reads); nil when none.
 	Booking *SlotBooking `json:"booking,omitempty"`
+	// Result is what the worker completed the task with (Complete's
+	// result); nil before completion or when none was given.
+	Result map[string]any `json:"result,omitempty"`
+	// Archived is true once the platform has moved the finished task to its
+	// archive (tasks.history).
+	Archived bool `json:"archived,omitempty"`
+	// Data summarises the task's rich data (context, references,
+	// attachments, comments); nil when the server sends none.
+	Data *TaskDataSummary `json:"data,omitempty"`
+	// WorkflowRunID and WorkflowStepID name the workflow run and step that
+	// created the task; "" for a task created directly.
+	WorkflowRunID  string `json:"workflowRunId,omitempty"`
+	WorkflowStepID string `json:"workflowStepId,omitempty"`
 
 	// Raw is the task's JSON, for the members this version of the client
 	// does not model. When the task is a call's whole answer (Tasks.Get,
