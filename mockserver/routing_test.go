@@ -2,7 +2,6 @@ package mockserver_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -235,15 +234,9 @@ func TestRoutingFollowsChanges(t *testing.T) {
 		RequiredSkills: []taskrouting.RequiredSkill{{SkillID: "spanish", MinLevel: 1}}})
 	require.NoError(t, err)
 	assert.Empty(t, f.holder(t, "late-job"))
-	task, err := f.c.Tasks.Get(ctx, "late-job")
+	why, err := f.srv.WhyUnmatched("late-job")
 	require.NoError(t, err)
-	var body struct {
-		Unmatched struct {
-			Summary string `json:"summary"`
-		} `json:"unmatched"`
-	}
-	require.NoError(t, json.Unmarshal(task.Raw, &body))
-	assert.Equal(t, "nearest workers: ana skillExpired "+f.skill.ID, body.Unmatched.Summary)
+	assert.Equal(t, "nearest workers: ana skillExpired "+f.skill.ID, why.Summary)
 
 	exp, err := f.c.Skills.Expiring(ctx, taskrouting.ExpiringSkillsParams{})
 	require.NoError(t, err)

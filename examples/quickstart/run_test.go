@@ -72,7 +72,10 @@ func TestRunOffline(t *testing.T) {
 	// Lines that tell the story, in the order they must appear.
 	want := []string{
 		`"Password reset"`,
-		"queued: nearest workers: ana backlogFull; ben backlogFull; dev unavailable, missingTag billing",
+		// Why a task waits, from tasks.check and tasks.suggestWorkers: operations the
+		// platform has, so the same explanation works against it.
+		"queued: nearest workers: ana backlogFull; ben backlogFull",
+		"queued: nearest workers: ana backlogFull, missingTag technical; ben backlogFull; dev unavailable",
 		"matched    task_vdzazt3vlerc \"Password reset\" (priority 10) -> ben",
 		"ana    not eligible             english x2, missingTag technical",
 		"ana rejects it",
