@@ -74,7 +74,7 @@ func (p HistoryParams) query() url.Values {
 	return q
 }
 
-// TaskDataSummary counts the rich data a finished task carried.
+// TaskDataSummary counts the rich data a task carries (Task.Data, ArchivedTask.Data).
 type TaskDataSummary struct {
 	HasContext      bool `json:"hasContext"`
 	ReferenceCount  int  `json:"referenceCount"`

@@ -151,16 +151,33 @@ func (h *WorkerHistory) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// WorkerProductivity is one worker's row of a WorkerHistory. The platform
-// merges more members into a row (day counters, shift time): Raw keeps
-// them reachable.
+// WorkerProductivity is one worker's row of a WorkerHistory: what it
+// finished (from the finished tasks), how it answered its offers (the
+// outcome counters) and how long it worked (the shift log). Members an
+// older platform leaves out read as 0 or nil.
 type WorkerProductivity struct {
-	WorkerID  string          `json:"workerId"`
-	Completed int             `json:"completed"`
-	Cancelled int             `json:"cancelled"`
-	AvgWait   *time.Duration  `json:"-"`
-	AvgHandle *time.Duration  `json:"-"`
-	Raw       json.RawMessage `json:"-"`
+	WorkerID  string `json:"workerId"`
+	Completed int    `json:"completed"`
+	Cancelled int    `json:"cancelled"`
+	// AvgWait, AvgHandle, P50Handle and P95Handle are nil when nothing
+	// was completed with an accept in the window.
+	AvgWait, AvgHandle   *time.Duration `json:"-"`
+	P50Handle, P95Handle *time.Duration `json:"-"`
+	Offered              int            `json:"offered"`
+	Accepted             int            `json:"accepted"`
+	Rejected             int            `json:"rejected"`
+	Failed               int            `json:"failed"`
+	Expired              int            `json:"expired"`
+	Released             int            `json:"released"`
+	// AcceptanceRate is Accepted / Offered, nil before any offer.
+	AcceptanceRate *float64 `json:"acceptanceRate"`
+	// OnShift is shift time in the window, Working that less the breaks.
+	OnShift, Break, Working time.Duration `json:"-"`
+	ShiftCount              int           `json:"shiftCount"`
+	// Utilization is handle time / working time (it may exceed 1 with
+	// overlapping tasks), nil with no working time.
+	Utilization *float64        `json:"utilization"`
+	Raw         json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON reads the millisecond members and keeps the row raw.
@@ -170,11 +187,19 @@ func (p *WorkerProductivity) UnmarshalJSON(b []byte) error {
 		*plain
 		AvgWaitMs   *durationMillis `json:"avgWaitMs"`
 		AvgHandleMs *durationMillis `json:"avgHandleMs"`
+		P50HandleMs *durationMillis `json:"p50HandleMs"`
+		P95HandleMs *durationMillis `json:"p95HandleMs"`
+		OnShiftMs   durationMillis  `json:"onShiftMs"`
+		BreakMs     durationMillis  `json:"breakMs"`
+		WorkingMs   durationMillis  `json:"workingMs"`
 	}{plain: (*plain)(p)}
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	p.AvgWait, p.AvgHandle, p.Raw = optDuration(w.AvgWaitMs), optDuration(w.AvgHandleMs), cloneRaw(b)
+	p.AvgWait, p.AvgHandle = optDuration(w.AvgWaitMs), optDuration(w.AvgHandleMs)
+	p.P50Handle, p.P95Handle = optDuration(w.P50HandleMs), optDuration(w.P95HandleMs)
+	p.OnShift, p.Break, p.Working = time.Duration(w.OnShiftMs), time.Duration(w.BreakMs), time.Duration(w.WorkingMs)
+	p.Raw = cloneRaw(b)
 	return nil
 }
 

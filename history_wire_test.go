@@ -39,9 +39,16 @@ func TestHistoryWire(t *testing.T) {
 			return h, err
 		}, "/stats/workers?bucket=day&teamId=team_1",
 			`{"from":"2025-11-21T04:00:00.000Z","to":"2025-11-21T06:00:00.000Z","workers":[
-			{"workerId":"ana","completed":3,"cancelled":0,"avgWaitMs":1000,"avgHandleMs":null,"shiftMs":3600000}]}`,
+			{"workerId":"ana","completed":3,"cancelled":0,"avgWaitMs":1000,"avgHandleMs":90000,"p50HandleMs":80000,"p95HandleMs":120000,
+			"offered":5,"accepted":4,"rejected":1,"failed":0,"expired":0,"released":0,"acceptanceRate":0.8,
+			"onShiftMs":3600000,"breakMs":600000,"workingMs":3000000,"shiftCount":1,"utilization":0.09},
+			{"workerId":"ben","completed":0,"cancelled":0,"avgWaitMs":null,"avgHandleMs":null,"acceptanceRate":null,"utilization":null}]}`,
 			&WorkerHistory{From: hour, To: hour.Add(2 * time.Hour), Workers: []WorkerProductivity{
-				{WorkerID: "ana", Completed: 3, AvgWait: durp(time.Second)},
+				{WorkerID: "ana", Completed: 3, AvgWait: durp(time.Second), AvgHandle: durp(90 * time.Second),
+					P50Handle: durp(80 * time.Second), P95Handle: durp(2 * time.Minute), Offered: 5, Accepted: 4, Rejected: 1,
+					AcceptanceRate: Ptr(0.8), OnShift: time.Hour, Break: 10 * time.Minute, Working: 50 * time.Minute,
+					ShiftCount: 1, Utilization: Ptr(0.09)},
+				{WorkerID: "ben"},
 			}}},
 		{"a worker's days escape the id", "history.workerTimeseries", func(ctx context.Context, c *Client) (any, error) {
 			return c.Stats.WorkerTimeseries(ctx, "ana b", StatsWindow{Bucket: "day"})

@@ -31,11 +31,11 @@ var skillCases = []struct {
 }{
 	{"create", "skills.create", func(ctx context.Context, c *Client) (any, error) {
 		return c.Skills.Create(ctx, CreateSkillParams{Key: "refunds", Name: "Refunds", Description: "Handles refund requests"})
-	}, "POST", "/skills", "", `{"key":"refunds","name":"Refunds","description":"Handles refund requests"}`, 200,
+	}, "POST", "/skills", "", `{"key":"refunds","name":"Refunds","description":"Handles refund requests"}`, 201,
 		skillAnswer, refundsSkill},
 	{"create without description omits it", "skills.create", func(ctx context.Context, c *Client) (any, error) {
 		return c.Skills.Create(ctx, CreateSkillParams{Key: "refunds", Name: "Refunds"})
-	}, "POST", "/skills", "", `{"key":"refunds","name":"Refunds"}`, 200,
+	}, "POST", "/skills", "", `{"key":"refunds","name":"Refunds"}`, 201,
 		`{"id":"skl_1","key":"refunds","name":"Refunds","description":null}`,
 		&Skill{ID: "skl_1", Key: "refunds", Name: "Refunds"}},
 	{"list filters by query and limit", "skills.list", func(ctx context.Context, c *Client) (any, error) {

@@ -73,11 +73,25 @@ type SupervisorIdentity struct {
 // SupervisorSession is the answer of POST /supervisor-auth/accept. The
 // token itself is kept by the client and not returned.
 type SupervisorSession struct {
-	Supervisor  SupervisorIdentity
-	WorkspaceID string
+	Supervisor  SupervisorIdentity `json:"supervisor"`
+	WorkspaceID string             `json:"workspaceId"`
 	// ExpiresAt is when the session lapses (wire expiresAt, epoch
 	// milliseconds, where the worker plane sends ISO strings).
-	ExpiresAt time.Time
+	ExpiresAt time.Time `json:"-"`
+}
+
+// UnmarshalJSON reads the wire form; the token is the client's to keep.
+func (s *SupervisorSession) UnmarshalJSON(b []byte) error {
+	type plain SupervisorSession
+	in := struct {
+		*plain
+		ExpiresAt wireTime `json:"expiresAt"`
+	}{plain: (*plain)(s)}
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	s.ExpiresAt = in.ExpiresAt.t
+	return nil
 }
 
 // SupervisorProfile is the answer of GET /supervisor/me.
@@ -169,11 +183,9 @@ type SupervisorAssignment struct {
 
 // SupervisorAssignParams is the optional part of an assignment.
 type SupervisorAssignParams struct {
-	// Force assigns past the matcher's refusals; the worker must still
-	// exist. The platform lets it override a paused worker, a full backlog,
-	// a veto and an earlier rejection; the mock server's reference matcher
-	// lets it stretch only the backlog cap (docs/contract.md, "Supervisor
-	// plane").
+	// Force assigns past the matcher's refusals: a paused worker, a full
+	// backlog, a veto and an earlier rejection. The worker must still exist
+	// and be in scope.
 	Force bool
 }
 
@@ -226,20 +238,19 @@ func (s *SupervisorClient) AcceptInvite(ctx context.Context, linkToken string, o
 	in := struct {
 		Token string `json:"token"`
 	}{linkToken}
-	var out struct {
-		Token       string             `json:"token"`
-		ExpiresAt   wireTime           `json:"expiresAt"`
-		Supervisor  SupervisorIdentity `json:"supervisor"`
-		WorkspaceID string             `json:"workspaceId"`
-	}
+	var raw json.RawMessage
 	opts = withOwn(opts, withBearer(""), redacting(linkToken), WithMaxRetries(0))
-	if err := s.c.call(ctx, "POST", "/supervisor-auth/accept", nil, in, &out, opts); err != nil {
+	if err := s.c.call(ctx, "POST", "/supervisor-auth/accept", nil, in, &raw, opts); err != nil {
 		return nil, err
 	}
-	if err := s.SetSession(out.Token, out.ExpiresAt.t); err != nil {
+	var token struct {
+		Token string `json:"token"`
+	}
+	out := new(SupervisorSession)
+	if json.Unmarshal(raw, &token) != nil || json.Unmarshal(raw, out) != nil || s.SetSession(token.Token, out.ExpiresAt) != nil {
 		return nil, errors.New("taskrouting: POST /supervisor-auth/accept: the answer carried no usable token")
 	}
-	return &SupervisorSession{Supervisor: out.Supervisor, WorkspaceID: out.WorkspaceID, ExpiresAt: out.ExpiresAt.t}, nil
+	return out, nil
 }
 
 // SetSession adopts a supervisor session token obtained elsewhere (an

@@ -54,7 +54,7 @@ var richDataCases = []struct {
 	}, "DELETE", "/tasks/task_1/context", "", "", 204, "", nil},
 	{"comments add as a worker", "tasks.comments.add", func(ctx context.Context, c *Client) (any, error) {
 		return c.Tasks.Comments.Add(ctx, "task_1", AddCommentParams{Body: "Customer called back", WorkerID: "w-1", AuthorLabel: "Ana"})
-	}, "POST", "/tasks/task_1/comments", "", `{"body":"Customer called back","workerId":"w-1","authorLabel":"Ana"}`, 200,
+	}, "POST", "/tasks/task_1/comments", "", `{"body":"Customer called back","workerId":"w-1","authorLabel":"Ana"}`, 201,
 		`{"comment":{"id":"cmt_1","taskId":"task_1","author":{"type":"worker","id":"w-1","label":"Ana"},"body":"Customer called back","createdAt":1763700000000}}`,
 		&Comment{ID: "cmt_1", TaskID: "task_1", Author: CommentAuthor{Type: "worker", ID: "w-1", Label: "Ana"}, Body: "Customer called back", CreatedAt: t0}},
 	{"comments list page", "tasks.comments.list", func(ctx context.Context, c *Client) (any, error) {

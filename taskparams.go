@@ -43,6 +43,9 @@ type Escalation struct {
 	// MaxEscalations caps the steps (0-8); nil is the platform's default.
 	MaxEscalations *int
 	OnExhausted    string // "queue" or "park": what happens past the last step
+	// OfferCooldown is how long a worker who let an offer lapse waits before
+	// the same task is offered to them again; 0 is the platform's default.
+	OfferCooldown time.Duration
 }
 
 type escalationWire struct {
@@ -52,13 +55,14 @@ type escalationWire struct {
 	Tiers           [][]string       `json:"tiers,omitempty"`
 	MaxEscalations  *int             `json:"maxEscalations,omitempty"`
 	OnExhausted     string           `json:"onExhausted,omitempty"`
+	OfferCooldownMs durationMillis   `json:"offerCooldownMs,omitempty"`
 }
 
 // MarshalJSON writes the wire form (milliseconds).
 func (e Escalation) MarshalJSON() ([]byte, error) {
 	return json.Marshal(escalationWire{
 		RespondWithinMs: durationMillis(e.RespondWithin), OnNoResponse: e.OnNoResponse, PriorityBoost: e.PriorityBoost,
-		Tiers: e.Tiers, MaxEscalations: e.MaxEscalations, OnExhausted: e.OnExhausted,
+		Tiers: e.Tiers, MaxEscalations: e.MaxEscalations, OnExhausted: e.OnExhausted, OfferCooldownMs: durationMillis(e.OfferCooldown),
 	})
 }
 
@@ -70,7 +74,7 @@ func (e *Escalation) UnmarshalJSON(b []byte) error {
 	}
 	*e = Escalation{
 		RespondWithin: time.Duration(w.RespondWithinMs), OnNoResponse: w.OnNoResponse, PriorityBoost: w.PriorityBoost,
-		Tiers: w.Tiers, MaxEscalations: w.MaxEscalations, OnExhausted: w.OnExhausted,
+		Tiers: w.Tiers, MaxEscalations: w.MaxEscalations, OnExhausted: w.OnExhausted, OfferCooldown: time.Duration(w.OfferCooldownMs),
 	}
 	return nil
 }

@@ -63,6 +63,19 @@ type Task struct {
 	AllowedCIDRs  []string  `json:"allowedCidrs,omitempty"`
 	// Booking is the worker reserved for the slot (single-task reads); nil when none.
 	Booking *SlotBooking `json:"booking,omitempty"`
+	// Result is what the worker completed the task with (Complete's
+	// result); nil before completion or when none was given.
+	Result map[string]any `json:"result,omitempty"`
+	// Archived is true once the platform has moved the finished task to its
+	// archive (tasks.history).
+	Archived bool `json:"archived,omitempty"`
+	// Data summarises the task's rich data (context, references,
+	// attachments, comments); nil when the server sends none.
+	Data *TaskDataSummary `json:"data,omitempty"`
+	// WorkflowRunID and WorkflowStepID name the workflow run and step that
+	// created the task; "" for a task created directly.
+	WorkflowRunID  string `json:"workflowRunId,omitempty"`
+	WorkflowStepID string `json:"workflowStepId,omitempty"`
 
 	// Raw is the task's JSON, for the members this version of the client
 	// does not model. When the task is a call's whole answer (Tasks.Get,
@@ -115,8 +128,9 @@ type TaskPage struct {
 // AssignTaskParams is the body of POST /tasks/{id}/assign.
 type AssignTaskParams struct {
 	WorkerID string `json:"workerId"`
-	// Force assigns even when the worker's backlog is full. It overrides
-	// nothing else: vetoes, rejections and skills still apply.
+	// Force overrides every check the platform makes on an assignment: a
+	// paused worker, a full backlog, a veto and an earlier rejection of the
+	// task. The worker must still exist (ErrNotFound).
 	Force bool `json:"force,omitempty"`
 }
 
@@ -335,10 +349,10 @@ func (s *TasksService) Cancel(ctx context.Context, taskID string, opts ...Reques
 	return s.c.call(ctx, "DELETE", escapePath("/tasks/", taskID), nil, nil, nil, opts)
 }
 
-// Assign offers a task to a chosen worker.
-// The worker must be eligible for the task except for capacity: a vetoed,
-// rejecting, unavailable or unqualified worker is ErrInvalidState. Without
-// Force a full backlog is ErrBacklogFull; Force lets the offer exceed it.
+// Assign offers a task to a chosen worker, the operator's override of
+// matching: the worker need not carry the task's tags or skills. Without
+// Force a paused worker, a veto or an earlier rejection is ErrInvalidState
+// and a full backlog is ErrBacklogFull; Force overrides all four.
 //
 // API: tasks.assign, POST /tasks/{id}/assign
 func (s *TasksService) Assign(ctx context.Context, taskID string, p AssignTaskParams, opts ...RequestOption) (*Assignment, error) {

@@ -95,6 +95,9 @@ type WorkerProfile struct {
 	SkillSetupPending bool   `json:"skillSetupPending,omitempty"`
 	Locale            string `json:"locale,omitempty"` // the worker's language; "" for the workspace default
 	EmailNotices      bool   `json:"emailNotices,omitempty"`
+	// PushCategories says which kinds of push the worker still wants, by
+	// category id; nil when the server sends none.
+	PushCategories map[string]bool `json:"pushCategories,omitempty"`
 	// Raw is the profile's JSON, for the members this version of the client
 	// does not model. When the profile is a call's whole answer (WorkerClient.Me)
 	// it is the response body exactly as received; elsewhere (in a list,

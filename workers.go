@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"time"
 )
 
 // UpsertWorkerParams is the body of POST /workers. Every field is optional;
@@ -181,6 +182,15 @@ type WorkerDetail struct {
 	// no new offers and keeps those it holds.
 	OnBreak    bool `json:"onBreak"`
 	QueueDepth int  `json:"queueDepth"` // pending offers held
+	// UnavailableReason says why the platform took the worker off shift
+	// (for example a missed liveness deadline); "" when none is given.
+	UnavailableReason string `json:"unavailableReason,omitempty"`
+	// LearnedRoutingWeights are the weights learning proposes, synced at
+	// LearnedRoutingWeightsSynced; RoutingWeightsSnapshot the weights an
+	// apply replaced, kept so it can be reverted. nil when none.
+	LearnedRoutingWeights       map[string]float64 `json:"learnedRoutingWeights,omitempty"`
+	LearnedRoutingWeightsSynced time.Time          `json:"-"` // wire learnedRoutingWeightsSyncedAt, epoch ms; zero when null
+	RoutingWeightsSnapshot      map[string]float64 `json:"routingWeightsSnapshot,omitempty"`
 	// Raw is the worker's JSON, for the members this version of the client
 	// does not model. When the worker is a call's whole answer (Workers.Get)
 	// it is the response body exactly as received; elsewhere (in a list,
@@ -192,9 +202,14 @@ type WorkerDetail struct {
 // UnmarshalJSON decodes the wire form and keeps it in Raw.
 func (w *WorkerDetail) UnmarshalJSON(b []byte) error {
 	type plain WorkerDetail
-	if err := json.Unmarshal(b, (*plain)(w)); err != nil {
+	in := struct {
+		*plain
+		SyncedAt wireTime `json:"learnedRoutingWeightsSyncedAt"`
+	}{plain: (*plain)(w)}
+	if err := json.Unmarshal(b, &in); err != nil {
 		return err
 	}
+	w.LearnedRoutingWeightsSynced = in.SyncedAt.t
 	w.Raw = cloneRaw(b)
 	return nil
 }

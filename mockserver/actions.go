@@ -250,16 +250,14 @@ type suggestAnswer struct {
 	Tags     []string           `json:"tags"`
 	Priority float64            `json:"priority"`
 	Workers  []suggestCandidate `json:"workers"`
-	// Unmatched is this server's addition: why no worker is eligible (see wireUnmatched).
-	Unmatched *wireUnmatched `json:"unmatched,omitempty"`
 }
 
 type suggestCandidate struct {
-	WorkerID          string       `json:"workerId"`
-	Eligible          bool         `json:"eligible"`
-	Score             float64      `json:"score"`
-	EffectivePriority float64      `json:"effectivePriority"`
-	Reasons           []wireReason `json:"reasons"`
+	WorkerID          string        `json:"workerId"`
+	Eligible          bool          `json:"eligible"`
+	Score             float64       `json:"score"`
+	EffectivePriority float64       `json:"effectivePriority"`
+	Reasons           []MatchReason `json:"reasons"`
 }
 
 // prepSuggestWorkers is POST /tasks/suggest-workers: a dry run that creates nothing.
@@ -299,7 +297,6 @@ func prepSuggestWorkers(r *request) (op, *apiError) {
 			out.Workers = append(out.Workers, suggestCandidate{WorkerID: w.WorkerID, Eligible: w.Eligible, Score: w.Score,
 				EffectivePriority: w.EffectivePriority, Reasons: w.Reasons})
 		}
-		out.Unmatched = suggestUnmatched(ws.engine, in, cands)
 		return http.StatusOK, out, nil
 	}, nil
 }

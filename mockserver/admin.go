@@ -64,6 +64,8 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		v = map[string]any{"links": s.SupervisorLinks()}
 	case "GET push-registrations":
 		v = map[string]any{"registrations": s.PushRegistrations()}
+	case "GET tasks/" + adminTaskID(r.URL.Path) + "/unmatched":
+		v, aerr = s.adminUnmatched(adminTaskID(r.URL.Path))
 	case "POST reset":
 		s.Reset()
 		status = http.StatusNoContent
@@ -79,6 +81,20 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		resp.body, _ = json.Marshal(v)
 	}
 	writeResponse(w, resp)
+}
+
+// adminTaskID is the {id} of /_mock/tasks/{id}/unmatched; for any other path a NUL, which
+// no request path carries, so no case matches it.
+func adminTaskID(path string) string {
+	rest, ok := strings.CutPrefix(path, adminPrefix+"tasks/")
+	if !ok {
+		return "\x00"
+	}
+	id, ok := strings.CutSuffix(rest, "/unmatched")
+	if !ok || id == "" || strings.Contains(id, "/") {
+		return "\x00"
+	}
+	return id
 }
 
 func decodeAdmin(r *http.Request, into any) *apiError {

@@ -199,12 +199,12 @@ func prepListBookings(r *request) (op, *apiError) {
 }
 
 type slotCandidateJSON struct {
-	WorkerID          string       `json:"workerId"`
-	Score             float64      `json:"score"`
-	EffectivePriority float64      `json:"effectivePriority"`
-	Bookable          bool         `json:"bookable"`
-	Reasons           []wireReason `json:"reasons"`
-	ClashingTaskID    *string      `json:"clashingTaskId"`
+	WorkerID          string        `json:"workerId"`
+	Score             float64       `json:"score"`
+	EffectivePriority float64       `json:"effectivePriority"`
+	Bookable          bool          `json:"bookable"`
+	Reasons           []MatchReason `json:"reasons"`
+	ClashingTaskID    *string       `json:"clashingTaskId"`
 }
 
 // prepBookingCandidates ranks who could be booked: the matcher's eligibility for the task
@@ -228,7 +228,7 @@ func prepBookingCandidates(r *request) (op, *apiError) {
 		}{Candidates: []slotCandidateJSON{}}
 		for _, c := range cands {
 			sc := slotCandidateJSON{WorkerID: c.WorkerID, Score: c.Score, EffectivePriority: c.EffectivePriority,
-				Bookable: c.Eligible, Reasons: []wireReason{}}
+				Bookable: c.Eligible, Reasons: []MatchReason{}}
 			for _, rs := range c.Reasons {
 				sc.Reasons = append(sc.Reasons, reasonJSON(rs))
 			}

@@ -161,3 +161,22 @@ func TestClientWorkspacesAreIsolated(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"x"}, ta.Tags)
 }
+
+// TestTaskResultReadBack: what Complete stored comes back as Task.Result, without Raw.
+func TestTaskResultReadBack(t *testing.T) {
+	t.Parallel()
+	srv := mockserver.Start(t)
+	c := newClient(t, srv, srv.APIKey())
+	ctx := context.Background()
+	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "ana", Tags: []string{"x"}, Available: taskrouting.Ptr(true)})
+	require.NoError(t, err)
+	_, err = c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "t1", Tags: []string{"x"}})
+	require.NoError(t, err)
+	_, err = c.Decisions.Accept(ctx, "t1", "ana")
+	require.NoError(t, err)
+	_, err = c.Decisions.Complete(ctx, "t1", "ana", map[string]any{"resolved": true})
+	require.NoError(t, err)
+	got, err := c.Tasks.Get(ctx, "t1")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"resolved": true}, got.Result)
+}

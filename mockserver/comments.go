@@ -46,18 +46,32 @@ func prepAddComment(r *request) (op, *apiError) {
 	if err := json.Unmarshal(r.body, &in); err != nil {
 		return nil, invalidBodyf("body is not a JSON object")
 	}
-	author := commentAuthor{Type: "api", Label: in.AuthorLabel}
-	if in.WorkerID != nil {
-		author.Type, author.ID = "worker", in.WorkerID
-	}
 	taskID := r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
+		author := commentAuthor{Type: "api", Label: in.AuthorLabel}
+		if in.WorkerID != nil {
+			author = workerAuthor(ws, *in.WorkerID)
+			if in.AuthorLabel != nil {
+				author.Label = in.AuthorLabel
+			}
+		}
 		c, err := addComment(ws, now, taskID, in.Body, author)
 		if err != nil {
 			return 0, nil, err
 		}
-		return http.StatusOK, commentAnswer{Comment: c}, nil
+		return http.StatusCreated, commentAnswer{Comment: c}, nil
 	}, nil
+}
+
+// workerAuthor is a worker as a comment's author: labelled with its identity's label when it
+// has one, as the platform labels it.
+func workerAuthor(ws *workspace, workerID string) commentAuthor {
+	a := commentAuthor{Type: "worker", ID: &workerID}
+	if id := ws.identities[workerID]; id != nil && id.label != nil {
+		label := *id.label
+		a.Label = &label
+	}
+	return a
 }
 
 // addComment appends a comment to a task's thread; both planes add through it.

@@ -155,10 +155,11 @@
 //
 // # Why a task waits
 //
-// A queued task's read (GET /tasks/{id}) and a suggest-workers answer without an eligible
-// worker carry an "unmatched" member the platform does not send: a one-line summary ("no
-// worker carries tag englsh"), the task's tags nobody carries, and the nearest workers with
-// the tags each carries and what each lacks (docs/contract.md section 7, "Why a task waits").
+// Server.WhyUnmatched (and the admin endpoint GET /_mock/tasks/{id}/unmatched) explains why
+// a queued task waits: a one-line summary ("no worker carries tag englsh"), the task's tags
+// nobody carries, and the nearest workers with the tags each carries and what each lacks
+// (docs/contract.md section 7, "Why a task waits"). No platform answer carries it: the
+// platform sends nothing like it, and the server's answers hold to the platform's shapes.
 //
 // # Stats, history and learning writes
 //
@@ -190,6 +191,7 @@
 //	GET    /_mock/notifications  {"notifications": [{id, sequenceId, channelId, url, event, trigger,
 //	                             taskId, dueAt, at, payload, statusCode, error, outcome}]}
 //	GET    /_mock/requests       {"requests": [recorded requests, Authorization redacted]}
+//	GET    /_mock/tasks/{id}/unmatched  why a queued task waits (WhyUnmatched); 409, 404
 //	GET    /_mock/outbox         {"mail": [{kind, to, workerId, token, url, at}]}: invites sent
 //	POST   /_mock/flush          204 once no webhook attempt is in flight (504 after 30 s)
 //	POST   /_mock/reset          204 once everything is forgotten (see Reset)
@@ -199,8 +201,8 @@
 //	GET    /_mock/push-registrations  {"registrations": [stored push targets, both planes]}
 //
 // In Go the same are ManualClock.Advance, InjectFault, ClearFaults, Events, Deliveries,
-// Notifications, Requests, Outbox, Flush, Reset, InviteSupervisor, SupervisorLinks and
-// PushRegistrations. The standalone binary prints AdminURL as "adminUrl" in its start line
+// Notifications, Requests, WhyUnmatched, Outbox, Flush, Reset, InviteSupervisor,
+// SupervisorLinks and PushRegistrations. The standalone binary prints AdminURL as "adminUrl" in its start line
 // and lists these endpoints in its -h output.
 //
 // # Supervisor plane

@@ -212,12 +212,63 @@ func prepTimeseries(r *request) (op, *apiError) {
 	}, nil
 }
 
+// wireWorkerProductivity is one row of GET /stats/workers. Like the platform's, it merges
+// three sources: the finished tasks (throughput, wait and handle times), the offer outcomes
+// (offered ... released) and the shift log (onShiftMs ... shiftCount).
 type wireWorkerProductivity struct {
-	WorkerID    string   `json:"workerId"`
-	Completed   int      `json:"completed"`
-	Cancelled   int      `json:"cancelled"`
-	AvgWaitMs   *float64 `json:"avgWaitMs"`
-	AvgHandleMs *float64 `json:"avgHandleMs"`
+	WorkerID       string   `json:"workerId"`
+	Completed      int      `json:"completed"`
+	Cancelled      int      `json:"cancelled"`
+	AvgWaitMs      *float64 `json:"avgWaitMs"`
+	AvgHandleMs    *float64 `json:"avgHandleMs"`
+	P50HandleMs    *float64 `json:"p50HandleMs"`
+	P95HandleMs    *float64 `json:"p95HandleMs"`
+	Offered        int      `json:"offered"`
+	Accepted       int      `json:"accepted"`
+	Rejected       int      `json:"rejected"`
+	Failed         int      `json:"failed"`
+	Expired        int      `json:"expired"`
+	Released       int      `json:"released"`
+	AcceptanceRate *float64 `json:"acceptanceRate"`
+	OnShiftMs      int64    `json:"onShiftMs"`
+	BreakMs        int64    `json:"breakMs"`
+	WorkingMs      int64    `json:"workingMs"`
+	ShiftCount     int      `json:"shiftCount"`
+	Utilization    *float64 `json:"utilization"`
+}
+
+// productivity is the row of one worker: f is what it finished in h; its offer outcomes and
+// shifts come from its time log. acceptanceRate (accepted / offered) is null before any
+// offer; utilization (handle time / worked time) is null with no worked time.
+func (ws *workspace) productivity(id string, f *flow, h historyWindow, now time.Time) wireWorkerProductivity {
+	l := ws.time.logs[id]
+	if l == nil {
+		l = &workerLog{} // a removed worker's log, or none yet: nothing counted
+	}
+	// The log's windows are half-open; the history window is closed at to.
+	w := window{from: h.from, to: h.to.Add(time.Nanosecond)}
+	t, c := l.totals(w, now), l.counts(w)
+	row := wireWorkerProductivity{WorkerID: id, Completed: f.completed, Cancelled: f.cancelled,
+		AvgWaitMs: mean(f.waits), AvgHandleMs: mean(f.handles),
+		P50HandleMs: percentile(f.handles, 50), P95HandleMs: percentile(f.handles, 95),
+		Offered: c.offered, Accepted: c.accepted, Rejected: c.rejected, Failed: c.failed,
+		Expired: c.expired, Released: c.released,
+		OnShiftMs: t.onShift.Milliseconds(), BreakMs: t.breakTime.Milliseconds(),
+		WorkingMs: t.working.Milliseconds(), ShiftCount: t.shiftCount,
+	}
+	if c.offered > 0 {
+		rate := float64(c.accepted) / float64(c.offered)
+		row.AcceptanceRate = &rate
+	}
+	if row.WorkingMs > 0 {
+		var handled time.Duration
+		for _, d := range f.handles {
+			handled += d
+		}
+		u := float64(handled.Milliseconds()) / float64(row.WorkingMs)
+		row.Utilization = &u
+	}
+	return row
 }
 
 // prepHistoryWorkers is GET /stats/workers: per worker, what it finished in the window.
@@ -275,9 +326,7 @@ func prepHistoryWorkers(r *request) (op, *apiError) {
 			Workers []wireWorkerProductivity `json:"workers"`
 		}{From: isoTime(h.from), To: isoTime(h.to), Workers: []wireWorkerProductivity{}}
 		for _, id := range ids {
-			f := rows[id]
-			out.Workers = append(out.Workers, wireWorkerProductivity{WorkerID: id, Completed: f.completed, Cancelled: f.cancelled,
-				AvgWaitMs: mean(f.waits), AvgHandleMs: mean(f.handles)})
+			out.Workers = append(out.Workers, ws.productivity(id, rows[id], h, now))
 		}
 		return http.StatusOK, out, nil
 	}, nil

@@ -108,9 +108,18 @@ func TestHistoryWorkersFromWhatHappened(t *testing.T) {
 	p := taskrouting.WorkerStatsParams{StatsWindow: taskrouting.StatsWindow{From: t0}}
 	got, err := c.Stats.Workers(ctx, p)
 	require.NoError(t, err)
+	// Both went on shift at 04:40 and are still on it at 05:10: 30 minutes worked, no break.
+	// ana was offered t1 (accepted) and t3 (cancelled while offered); ben t2 (accepted).
+	shift := 30 * time.Minute
 	want := []taskrouting.WorkerProductivity{
-		{WorkerID: "ana", Completed: 1, Cancelled: 1, AvgWait: dur(30 * time.Second), AvgHandle: dur(570 * time.Second)},
-		{WorkerID: "ben", Completed: 1, AvgWait: dur(50 * time.Second), AvgHandle: dur(1450 * time.Second)},
+		{WorkerID: "ana", Completed: 1, Cancelled: 1, AvgWait: dur(30 * time.Second), AvgHandle: dur(570 * time.Second),
+			P50Handle: dur(570 * time.Second), P95Handle: dur(570 * time.Second),
+			Offered: 2, Accepted: 1, AcceptanceRate: taskrouting.Ptr(0.5),
+			OnShift: shift, Working: shift, ShiftCount: 1, Utilization: taskrouting.Ptr(570.0 / 1800)},
+		{WorkerID: "ben", Completed: 1, AvgWait: dur(50 * time.Second), AvgHandle: dur(1450 * time.Second),
+			P50Handle: dur(1450 * time.Second), P95Handle: dur(1450 * time.Second),
+			Offered: 1, Accepted: 1, AcceptanceRate: taskrouting.Ptr(1.0),
+			OnShift: shift, Working: shift, ShiftCount: 1, Utilization: taskrouting.Ptr(1450.0 / 1800)},
 	}
 	if diff := cmp.Diff(want, got.Workers, cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Raw" }, cmp.Ignore())); diff != "" {
 		t.Errorf("workers (-want +got):\n%s", diff)
@@ -134,7 +143,11 @@ func TestHistoryWorkersFromWhatHappened(t *testing.T) {
 	p = taskrouting.WorkerStatsParams{StatsWindow: taskrouting.StatsWindow{From: t0.Add(26 * time.Minute)}}
 	got, err = c.Stats.Workers(ctx, p)
 	require.NoError(t, err)
-	assert.Equal(t, []taskrouting.WorkerProductivity{{WorkerID: "ana"}, {WorkerID: "ben"}}, clearRaw(got.Workers), "nothing happened after 05:06")
+	// Nothing finished or was offered after 05:06; the shifts ran on for 4 minutes.
+	idle := taskrouting.WorkerProductivity{OnShift: 4 * time.Minute, Working: 4 * time.Minute, ShiftCount: 1, Utilization: taskrouting.Ptr(0.0)}
+	ana, ben := idle, idle
+	ana.WorkerID, ben.WorkerID = "ana", "ben"
+	assert.Equal(t, []taskrouting.WorkerProductivity{ana, ben}, clearRaw(got.Workers), "nothing happened after 05:06")
 }
 
 func clearRaw(rows []taskrouting.WorkerProductivity) []taskrouting.WorkerProductivity {
@@ -176,4 +189,70 @@ func TestHistoryWorkerTimeseriesFromWhatHappened(t *testing.T) {
 
 	_, err = c.Stats.WorkerTimeseries(ctx, "zed", taskrouting.StatsWindow{})
 	assert.ErrorIs(t, err, taskrouting.ErrNotFound)
+}
+
+// TestHistoryWorkersCountsOutcomesAndShifts: a worker's row merges its offer outcomes and its
+// shift log, as played here on the manual clock:
+//
+//	+0     on shift; t1 offered and rejected; t2 offered and accepted
+//	+9m30s t2 failed; t3 offered
+//	+10m   paused, releasing t3 (cancelled then, so it is offered no more): the first
+//	       shift ends (10 m)
+//	+30m   available again: the second shift starts
+//	+40m   break until +50m (10 m)
+//	+50m   t4 offered and accepted, completed at +55m (handled 5 m)
+//	+60m   read: on shift 40 m, working 30 m
+func TestHistoryWorkersCountsOutcomesAndShifts(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)
+	clk := mockserver.NewManualClock(t0)
+	srv := mockserver.Start(t, mockserver.WithClock(clk))
+	c := newClient(t, srv, srv.APIKey())
+	ctx := context.Background()
+	must := func(_ any, err error) { t.Helper(); require.NoError(t, err) }
+	at := func(d time.Duration) { clk.Set(t0.Add(d)) }
+	task := func(id string) {
+		t.Helper()
+		require.Equal(t, "ana", offeredTo(t, c, id))
+	}
+
+	must(c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "ana", Tags: []string{"english"}, Available: taskrouting.Ptr(true)}))
+	must(c.Workers.SetIdentity(ctx, "ana", taskrouting.SetIdentityParams{Label: "Ana", PIN: "4921"}))
+	task("t1")
+	must(c.Decisions.Reject(ctx, "t1", "ana"))
+	task("t2")
+	must(c.Decisions.Accept(ctx, "t2", "ana"))
+	at(9*time.Minute + 30*time.Second)
+	must(c.Tasks.Fail(ctx, "t2", taskrouting.FailTaskParams{WorkerID: "ana", Reason: "no stock"}))
+	task("t3")
+	at(10 * time.Minute)
+	must(c.Workers.SetAvailability(ctx, "ana", taskrouting.SetAvailabilityParams{ReleaseBacklog: true}))
+	require.NoError(t, c.Tasks.Cancel(ctx, "t3"))
+	at(30 * time.Minute)
+	must(c.Workers.SetAvailability(ctx, "ana", taskrouting.SetAvailabilityParams{Available: true}))
+	at(40 * time.Minute)
+	w, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
+	require.NoError(t, err)
+	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "ana", PIN: "4921"})))
+	must(w.StartBreak(ctx, taskrouting.StartBreakParams{Reason: "lunch"}))
+	at(50 * time.Minute)
+	must(w.EndBreak(ctx))
+	task("t4")
+	must(c.Decisions.Accept(ctx, "t4", "ana"))
+	at(55 * time.Minute)
+	must(c.Decisions.Complete(ctx, "t4", "ana", nil))
+	at(60 * time.Minute)
+
+	got, err := c.Stats.Workers(ctx, taskrouting.WorkerStatsParams{StatsWindow: taskrouting.StatsWindow{From: t0}})
+	require.NoError(t, err)
+	want := []taskrouting.WorkerProductivity{{
+		WorkerID: "ana", Completed: 1, AvgWait: dur(0), AvgHandle: dur(5 * time.Minute),
+		P50Handle: dur(5 * time.Minute), P95Handle: dur(5 * time.Minute),
+		Offered: 4, Accepted: 2, Rejected: 1, Failed: 1, Released: 1, AcceptanceRate: taskrouting.Ptr(0.5),
+		OnShift: 40 * time.Minute, Break: 10 * time.Minute, Working: 30 * time.Minute, ShiftCount: 2,
+		Utilization: taskrouting.Ptr(5.0 / 30),
+	}}
+	if diff := cmp.Diff(want, clearRaw(got.Workers)); diff != "" {
+		t.Errorf("row (-want +got):\n%s", diff)
+	}
 }

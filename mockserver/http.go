@@ -71,6 +71,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	began := time.Now()
 	rec := Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Header: redactHeader(r.Header), At: s.clock.Now()}
 	rel := strings.TrimPrefix(r.URL.Path, BasePath)
+	if !strings.HasPrefix(r.URL.Path, BasePath+"/") {
+		s.log.Warn("request outside the base path: the platform answers 404; give the client Server.URL()", "method", r.Method, "path", r.URL.Path, "basePath", BasePath)
+	}
 	fault, faulted := s.faults.pick(r.Method, r.URL.Path, rel)
 	if faulted && fault.Delay > 0 {
 		rec.Fault = "delay"

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/taskrouting/taskrouting-go/internal/match"
@@ -46,14 +47,17 @@ func prepListDecisions(r *request) (op, *apiError) {
 }
 
 type learningStatusAnswer struct {
-	Enabled     bool            `json:"enabled"`
-	ShadowMode  bool            `json:"shadowMode"`
-	AutoWeights bool            `json:"autoWeights"`
-	LearnedVeto bool            `json:"learnedVeto"`
-	HalfLifeMs  int64           `json:"halfLifeMs"`
-	Rewards     *wireRewards    `json:"rewards,omitempty"`
-	Stats       *wireLearnStats `json:"stats"`
-	ModelSize   int             `json:"modelSize"`
+	Enabled     bool  `json:"enabled"`
+	ShadowMode  bool  `json:"shadowMode"`
+	AutoWeights bool  `json:"autoWeights"`
+	LearnedVeto bool  `json:"learnedVeto"`
+	HalfLifeMs  int64 `json:"halfLifeMs"`
+	// SignalWeights weighs each feedback signal in the reward: the mock weighs every signal
+	// 1 and lists those credited so far ({} before any).
+	SignalWeights map[string]float64 `json:"signalWeights"`
+	Rewards       *wireRewards       `json:"rewards,omitempty"`
+	Stats         *wireLearnStats    `json:"stats"`
+	ModelSize     int                `json:"modelSize"`
 }
 
 type wireRewards struct {
@@ -77,7 +81,11 @@ func prepLearningStatus(r *request) (op, *apiError) {
 	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
 		st := ws.engine.LearningStatus()
 		out := learningStatusAnswer{Enabled: st.Enabled, ShadowMode: st.ShadowMode, AutoWeights: st.AutoWeights,
-			LearnedVeto: st.LearnedVeto, HalfLifeMs: st.HalfLife.Milliseconds(), ModelSize: st.ModelSize}
+			LearnedVeto: st.LearnedVeto, HalfLifeMs: st.HalfLife.Milliseconds(), ModelSize: st.ModelSize,
+			SignalWeights: map[string]float64{}}
+		for k := range ws.signals {
+			out.SignalWeights[k] = 1
+		}
 		if st.Enabled {
 			out.Rewards = &wireRewards{Accept: st.Rewards.Accept, Complete: st.Rewards.Complete, Reject: st.Rewards.Reject, Expiry: st.Rewards.Expiry}
 		}
@@ -97,11 +105,30 @@ type workerStatsAnswer struct {
 }
 
 type wireTagStats struct {
-	Tag           string   `json:"tag"`
-	Count         int      `json:"count"`
-	MeanReward    float64  `json:"meanReward"`
-	CurrentWeight *float64 `json:"currentWeight"`
-	LearnedWeight *float64 `json:"learnedWeight"`
+	Tag           string    `json:"tag"`
+	Count         int       `json:"count"`
+	MeanReward    float64   `json:"meanReward"`
+	CurrentWeight *float64  `json:"currentWeight"`
+	LearnedWeight *float64  `json:"learnedWeight"`
+	Skill         *tagSkill `json:"skill"` // null unless the tag is "skill:<id>" of a catalogue skill
+}
+
+type tagSkill struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// skillOfTag is the catalogue skill a learning tag "skill:<id>" stands for, nil for any
+// other tag.
+func skillOfTag(cat *skillCatalog, tag string) *tagSkill {
+	id, ok := strings.CutPrefix(tag, "skill:")
+	if !ok {
+		return nil
+	}
+	if i := cat.byID(id); i >= 0 {
+		return &tagSkill{ID: id, Name: cat.skills[i].Name}
+	}
+	return nil
 }
 
 // prepWorkerStats is GET /learning/workers/{id}.
@@ -115,7 +142,7 @@ func prepWorkerStats(r *request) (op, *apiError) {
 		out := workerStatsAnswer{WorkerID: id, Skills: make([]wireTagStats, 0, len(stats))}
 		for _, s := range stats {
 			out.Skills = append(out.Skills, wireTagStats{Tag: s.Tag, Count: s.Count, MeanReward: s.MeanReward,
-				CurrentWeight: s.CurrentWeight, LearnedWeight: s.LearnedWeight})
+				CurrentWeight: s.CurrentWeight, LearnedWeight: s.LearnedWeight, Skill: skillOfTag(&ws.skillCat, s.Tag)})
 		}
 		return http.StatusOK, out, nil
 	}, nil

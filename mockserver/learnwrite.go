@@ -298,6 +298,16 @@ func prepReward(r *request) (op, *apiError) {
 	}, nil
 }
 
+// noteSignals remembers the names of signals credited, for learning.status's signalWeights.
+func (ws *workspace) noteSignals(signals map[string]float64) {
+	for k := range signals {
+		if ws.signals == nil {
+			ws.signals = map[string]bool{}
+		}
+		ws.signals[k] = true
+	}
+}
+
 // prepFeedback is POST /tasks/{id}/feedback: the signals' sum is the reward; no signals
 // record nothing.
 func prepFeedback(r *request) (op, *apiError) {
@@ -312,6 +322,7 @@ func prepFeedback(r *request) (op, *apiError) {
 		if err := ws.rewardTask(now, taskID, signalReward(in.Signals), len(in.Signals) == 0); err != nil {
 			return 0, nil, err
 		}
+		ws.noteSignals(in.Signals)
 		return http.StatusOK, okAnswer{OK: true}, nil
 	}, nil
 }
@@ -346,6 +357,8 @@ func prepFeedbackBulk(r *request) (op, *apiError) {
 			}
 			if err := ws.rewardTask(now, it.TaskID, reward, it.Reward == nil && len(it.Signals) == 0); err != nil {
 				res.OK, res.Error = false, &err.code
+			} else {
+				ws.noteSignals(it.Signals)
 			}
 			out = append(out, res)
 		}

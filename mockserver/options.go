@@ -115,6 +115,10 @@ type Limits struct {
 	Skills int
 	// WorkerSkills caps the tags of one worker; beyond it 402.
 	WorkerSkills int
+	// IncludedTasksPerMonth is the plan's monthly allowance GET /stats reports as
+	// meter.includedTasksPerMonth (Unlimited when 0). Reported, not enforced: the meter
+	// counts matched tasks past it without refusing any.
+	IncludedTasksPerMonth int
 }
 
 // Unlimited is the value the quota headers report for a limit that is not enforced.
@@ -231,7 +235,7 @@ func WithMatcher(m MatcherConfig) Option {
 // WithLimits turns on plan limits and the task-rate limit; by default none is enforced.
 func WithLimits(l Limits) Option {
 	return func(cfg *config) {
-		if l.TaskRate < 0 || l.QueuedTasks < 0 || l.Workers < 0 || l.Skills < 0 || l.WorkerSkills < 0 || l.TaskRateWindow < 0 {
+		if l.TaskRate < 0 || l.QueuedTasks < 0 || l.Workers < 0 || l.Skills < 0 || l.WorkerSkills < 0 || l.TaskRateWindow < 0 || l.IncludedTasksPerMonth < 0 {
 			cfg.errs = append(cfg.errs, errors.New("mockserver: negative limit"))
 			return
 		}

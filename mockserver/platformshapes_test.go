@@ -88,6 +88,8 @@ func TestIdentityAndBreaksInPlatformShapes(t *testing.T) {
 		Locale          *string         `json:"locale"`
 		EmailNotices    bool            `json:"emailNotices"`
 		QueueDepth      int             `json:"queueDepth"`
+		// SkillSetupPending is false: the workspace has no skill catalogue to choose from.
+		SkillSetupPending bool `json:"skillSetupPending"`
 	}
 	a = call(t, srv, login.Token, "GET", "/portal/me", nil)
 	require.Equal(t, 200, a.Status, "%s", a.Body)
@@ -170,7 +172,7 @@ func TestWorkerSkillsTeamsGeoAreStored(t *testing.T) {
 	var german struct {
 		ID string `json:"id"`
 	}
-	require.NoError(t, json.Unmarshal(mustAPI(t, srv, 200, "POST", "/skills", map[string]any{"key": "sk_de", "name": "German"}).Body, &german))
+	require.NoError(t, json.Unmarshal(mustAPI(t, srv, 201, "POST", "/skills", map[string]any{"key": "sk_de", "name": "German"}).Body, &german))
 	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{
 		"id": "w1", "tags": []string{"a"}, "skills": []any{map[string]any{"skillId": "sk_de", "level": 4}},
 		"teamIds": []string{team.ID}, "locale": "de", "ip": "10.1.2.3", "latitude": 52.5, "longitude": 13.4, "maxTravelDistanceKm": 30,

@@ -117,3 +117,17 @@ func secretMembersOf(path string) []string {
 	}
 	return nil
 }
+
+// outsideBasePath counts the recorded requests whose path is not under BasePath (the usual
+// cause: a client given the server's root instead of URL()) and names the first.
+func (s *Server) outsideBasePath() (n int, first string) {
+	for _, r := range s.Requests() {
+		if !strings.HasPrefix(r.Path, BasePath+"/") {
+			if n == 0 {
+				first = r.Method + " " + r.Path
+			}
+			n++
+		}
+	}
+	return n, first
+}

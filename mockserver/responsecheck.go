@@ -34,10 +34,18 @@ func (s *Server) checkResponse(r *http.Request, resp *response) {
 	if s.checks.drift != nil {
 		resp.body = s.checks.drift(opID, resp.body)
 	}
+	var problem string
 	if err := s.contract.ValidateResponse(opID, resp.status, resp.body); err != nil {
+		problem = err.Error()
+	} else if extra := s.contract.UndeclaredMembers(opID, resp.status, resp.body); len(extra) > 0 {
+		// A platform-plane answer carries only what the contract defines, even where JSON
+		// Schema would let an object hold more (internal/contract.UndeclaredMembers).
+		problem = "members the contract does not define: " + strings.Join(extra, ", ")
+	}
+	if problem != "" {
 		s.checks.mu.Lock()
 		s.checks.violations = append(s.checks.violations,
-			fmt.Sprintf("%s %s (%s) answered %d: %v", r.Method, r.URL.Path, opID, resp.status, err))
+			fmt.Sprintf("%s %s (%s) answered %d: %s", r.Method, r.URL.Path, opID, resp.status, problem))
 		s.checks.mu.Unlock()
 	}
 }

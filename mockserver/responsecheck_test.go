@@ -36,6 +36,7 @@ var createdAtMs = regexp.MustCompile(`"createdAt":[0-9]+`)
 func TestDriftedResponseIsCaught(t *testing.T) {
 	cases := []struct {
 		name  string
+		op    string // the drifting operation; "" for tasks.get
 		drift func([]byte) []byte
 		want  string
 	}{
@@ -43,6 +44,14 @@ func TestDriftedResponseIsCaught(t *testing.T) {
 			name:  "unknown member",
 			drift: func(b []byte) []byte { return append([]byte(`{"surprise":1,`), b[1:]...) },
 			want:  "GET /v1/tasks/t1 (tasks.get) answered 200: response must NOT have additional properties (surprise)",
+		},
+		{
+			// JSON Schema would let this nested object hold more (its schema lists properties
+			// and says nothing of others); a platform answer may not (UndeclaredMembers).
+			name:  "unknown member of an object the schema leaves open",
+			op:    "workers.upsert",
+			drift: func(b []byte) []byte { return append([]byte(`{"unmatched":{},`), b[1:]...) },
+			want:  "POST /v1/workers (workers.upsert) answered 200: members the contract does not define: /unmatched",
 		},
 		{
 			name: "epoch ms became an ISO string",
@@ -56,12 +65,17 @@ func TestDriftedResponseIsCaught(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &recordingTB{TB: t}
 			srv := Start(rec, WithClock(NewManualClock(t0)))
+			op := tc.op
+			if op == "" {
+				op = "tasks.get"
+			}
 			srv.checks.drift = func(opID string, body []byte) []byte {
-				if opID != "tasks.get" {
+				if opID != op {
 					return body
 				}
 				return tc.drift(body)
 			}
+			mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w1", "tags": []string{"b"}})
 			mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "t1", "tags": []string{"a"}})
 			mustAPI(t, srv, 200, "GET", "/tasks/t1", nil)
 			rec.runCleanups()

@@ -240,7 +240,7 @@ func checkWorkerIP(path, s string) *apiError {
 
 // reasonSubject is what a reason is about, for the one-line summary: a tag, a skill or a
 // team.
-func reasonSubject(r wireReason) string {
+func reasonSubject(r MatchReason) string {
 	switch {
 	case r.Tag != "":
 		return r.Tag
@@ -255,7 +255,7 @@ func reasonSubject(r wireReason) string {
 }
 
 // routingReasonJSON fills the members of the routing reasons; false for other kinds.
-func routingReasonJSON(r match.Reason, out *wireReason) bool {
+func routingReasonJSON(r match.Reason, out *MatchReason) bool {
 	level, minLevel, w, d, maxD := r.Level, r.MinLevel, r.Weight, r.Distance, r.MaxDistance
 	switch r.Kind {
 	case match.ReasonMissingSkill:

@@ -2,7 +2,6 @@ package mockserver_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -243,15 +242,9 @@ func TestRoutingFollowsChanges(t *testing.T) {
 				RequiredSkills: []taskrouting.RequiredSkill{{SkillID: "spanish", MinLevel: 1}}})
 			require.NoError(t, err)
 			assert.Empty(t, f.holder(t, "late-job"))
-			task, err := f.c.Tasks.Get(ctx, "late-job")
+			why, err := f.srv.WhyUnmatched("late-job")
 			require.NoError(t, err)
-			var body struct {
-				Unmatched struct {
-					Summary string `json:"summary"`
-				} `json:"unmatched"`
-			}
-			require.NoError(t, json.Unmarshal(task.Raw, &body))
-			assert.Equal(t, "nearest workers: ana skillExpired "+f.skill.ID, body.Unmatched.Summary)
+			assert.Equal(t, "nearest workers: ana skillExpired "+f.skill.ID, why.Summary)
 
 			exp, err := f.c.Skills.Expiring(ctx, taskrouting.ExpiringSkillsParams{})
 			require.NoError(t, err)
@@ -344,16 +337,13 @@ func TestRoutingRefusals(t *testing.T) {
 			_, err = f.c.Tasks.Get(ctx, "job")
 			assert.ErrorIs(t, err, taskrouting.ErrNotFound)
 
-			// An assignment keeps the routing rules, forced or not.
+			// An assignment is the operator's override: the routing rules do not refuse it.
 			f.worker(t, taskrouting.UpsertWorkerParams{ID: "ben"})
 			_, err = f.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "red-job", Tags: []string{"repair"}, TeamID: f.red.ID})
 			require.NoError(t, err)
-			for _, force := range []bool{false, true} {
-				_, err = f.c.Tasks.Assign(ctx, "red-job", taskrouting.AssignTaskParams{WorkerID: "ben", Force: force})
-				assertCode(t, err, 409, "invalid_state")
-				assert.ErrorContains(t, err, "notInTeam")
-			}
-			assert.Empty(t, f.holder(t, "red-job"))
+			_, err = f.c.Tasks.Assign(ctx, "red-job", taskrouting.AssignTaskParams{WorkerID: "ben"})
+			require.NoError(t, err)
+			assert.Equal(t, "ben", f.holder(t, "red-job"))
 		})
 	}
 }

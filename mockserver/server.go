@@ -90,6 +90,9 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 	t.Cleanup(func() {
 		s.shutdown()
+		if n, first := s.outsideBasePath(); n > 0 {
+			t.Logf("mockserver: %d requests outside the base path %s answered 404 (first: %s); give the client Server.URL(), which includes it", n, BasePath, first)
+		}
 		if v := s.ContractViolations(); len(v) > 0 {
 			t.Errorf("mockserver: %d answers broke api/openapi.json:\n%s", len(v), strings.Join(v, "\n"))
 		}

@@ -71,7 +71,7 @@ func prepCreateSkill(r *request) (op, *apiError) {
 		}
 		s := skill{ID: ws.freshSkillID(), Key: in.Key, Name: in.Name, Description: in.Description, CreatedAt: isoTime(now)}
 		ws.skillCat.skills = append(ws.skillCat.skills, s)
-		return http.StatusOK, s, nil
+		return http.StatusCreated, s, nil
 	}, nil
 }
 

@@ -24,8 +24,9 @@ type wireWorkspaceStats struct {
 }
 
 type wireMeter struct {
-	Period       string `json:"period"`
-	MatchedTasks int    `json:"matchedTasks"`
+	Period                string `json:"period"`
+	MatchedTasks          int    `json:"matchedTasks"`
+	IncludedTasksPerMonth int    `json:"includedTasksPerMonth"`
 }
 
 type wireQueueStats struct {
@@ -62,7 +63,8 @@ func prepStats(*request) (op, *apiError) {
 		}
 		utc := now.UTC()
 		monthStart := time.Date(utc.Year(), utc.Month(), 1, 0, 0, 0, 0, time.UTC)
-		out.Meter = wireMeter{Period: utc.Format("2006-01"), MatchedTasks: ws.ledger.firstOffersSince(monthStart)}
+		out.Meter = wireMeter{Period: utc.Format("2006-01"), MatchedTasks: ws.ledger.firstOffersSince(monthStart),
+			IncludedTasksPerMonth: orUnlimited(ws.limits.IncludedTasksPerMonth)}
 		out.Queue.PerWorker = []wireWorkerLag{}
 		for _, id := range ws.engine.WorkerIDs() {
 			w, err := ws.engine.Worker(id)
@@ -300,4 +302,12 @@ func prepQueueAudit(r *request) (op, *apiError) {
 		out.SweepBacklog.ResponseDeadlines = ws.engine.DueDeadlines(now)
 		return http.StatusOK, out, nil
 	}, nil
+}
+
+// orUnlimited is a limit as reported: Unlimited when it is not set.
+func orUnlimited(limit int) int {
+	if limit <= 0 {
+		return Unlimited
+	}
+	return limit
 }

@@ -60,7 +60,7 @@ func TestStatsFromWhatHappened(t *testing.T) {
 		Tasks: map[string]int{"scheduled": 0, "queued": 3, "pending": 0, "accepted": 0, "parked": 0,
 			"completed": 1, "cancelled": 0, "failed": 0, "expired": 0},
 		Workers: 2,
-		Meter:   taskrouting.StatsMeter{Period: "2025-11", MatchedTasks: 2},
+		Meter:   taskrouting.StatsMeter{Period: "2025-11", MatchedTasks: 2, IncludedTasksPerMonth: mockserver.Unlimited},
 		Queue: taskrouting.QueueStats{OldestWaiting: &oldest, PerWorker: []taskrouting.WorkerBacklog{
 			{WorkerID: "ana", Backlog: 0, MaxBacklogSize: 9, Available: true},
 			{WorkerID: "ben", Backlog: 0, MaxBacklogSize: 1, Available: true},

@@ -210,7 +210,7 @@ func prepGetTask(r *request) (op, *apiError) {
 		if err != nil {
 			return 0, nil, matchError(err)
 		}
-		return http.StatusOK, ws.withBooking(withUnmatched(taskJSON(t), ws.engine, t), id), nil
+		return http.StatusOK, ws.withBooking(taskJSON(t), id), nil
 	}, nil
 }
 

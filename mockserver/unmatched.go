@@ -1,8 +1,9 @@
 package mockserver
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/taskrouting/taskrouting-go/internal/match"
@@ -11,26 +12,26 @@ import (
 // nearestShown is how many nearest workers an explanation lists.
 const nearestShown = 5
 
-// wireUnmatched is the "unmatched" member of a queued task's read and of a suggest-workers
-// answer without an eligible worker: why nobody takes the task (docs/contract.md, "Why a
-// task waits"). It is this server's addition, not the platform's.
-type wireUnmatched struct {
-	Summary        string        `json:"summary"`
-	UncarriedTags  []string      `json:"uncarriedTags"`
-	NearestWorkers []wireNearest `json:"nearestWorkers"`
+// Unmatched says why nobody takes a queued task (Server.WhyUnmatched): a one-line summary,
+// the task's tags no worker carries, and up to five nearest workers.
+type Unmatched struct {
+	Summary        string          `json:"summary"`
+	UncarriedTags  []string        `json:"uncarriedTags"`
+	NearestWorkers []NearestWorker `json:"nearestWorkers"`
 }
 
-// wireNearest is one worker carrying some of the task's tags: which, and what it lacks.
-type wireNearest struct {
-	WorkerID string       `json:"workerId"`
-	Carries  []string     `json:"carries"`
-	Lacks    []wireReason `json:"lacks"`
+// NearestWorker is one worker carrying some of the task's tags: which, and what it lacks
+// (empty when it is eligible and the task only waits its turn).
+type NearestWorker struct {
+	WorkerID string        `json:"workerId"`
+	Carries  []string      `json:"carries"`
+	Lacks    []MatchReason `json:"lacks"`
 }
 
-func unmatchedJSON(u match.Unmatched) *wireUnmatched {
-	out := &wireUnmatched{UncarriedTags: orEmpty(u.UncarriedTags), NearestWorkers: []wireNearest{}}
+func unmatchedJSON(u match.Unmatched) *Unmatched {
+	out := &Unmatched{UncarriedTags: orEmpty(u.UncarriedTags), NearestWorkers: []NearestWorker{}}
 	for _, n := range u.Nearest {
-		w := wireNearest{WorkerID: n.WorkerID, Carries: []string{}, Lacks: []wireReason{}}
+		w := NearestWorker{WorkerID: n.WorkerID, Carries: []string{}, Lacks: []MatchReason{}}
 		for _, r := range n.Reasons {
 			switch r.Kind {
 			case match.ReasonTagWeight:
@@ -47,7 +48,7 @@ func unmatchedJSON(u match.Unmatched) *wireUnmatched {
 }
 
 // summarize says in one line what a person fixing the setup needs first.
-func summarize(u *wireUnmatched) string {
+func summarize(u *Unmatched) string {
 	switch {
 	case len(u.UncarriedTags) == 1:
 		return "no worker carries tag " + u.UncarriedTags[0]
@@ -71,35 +72,48 @@ func summarize(u *wireUnmatched) string {
 	return "nearest workers: " + strings.Join(parts, "; ")
 }
 
-// withUnmatched adds the "unmatched" member to a queued task's JSON object.
-func withUnmatched(task json.RawMessage, e *match.Engine, t match.Task) json.RawMessage {
+// WhyUnmatched explains why a queued task of the server's workspace (the one of APIKey) is
+// not offered: the tags no worker carries, and the nearest workers with what each lacks
+// (docs/contract.md, "Why a task waits"). It is this server's explanation, answered by no
+// platform operation, so it lives here and on the admin endpoint
+// GET /_mock/tasks/{id}/unmatched, never in a platform answer. A task that is not queued is an
+// error wrapping ErrTaskNotQueued; an unknown task one wrapping ErrTaskNotFound. It changes
+// nothing.
+func (s *Server) WhyUnmatched(taskID string) (Unmatched, error) {
+	ws := s.sandbox()
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	t, err := ws.engine.Task(taskID)
+	if err != nil {
+		return Unmatched{}, fmt.Errorf("mockserver: task %q: %w", taskID, ErrTaskNotFound)
+	}
 	if t.Status != match.StatusQueued {
-		return task
+		return Unmatched{}, fmt.Errorf("mockserver: task %q is %s: %w", taskID, t.Status, ErrTaskNotQueued)
 	}
-	u, err := e.WhyUnmatched(t.ID, nearestShown)
+	u, err := ws.engine.WhyUnmatched(taskID, nearestShown)
 	if err != nil {
-		return task
+		return Unmatched{}, fmt.Errorf("mockserver: task %q: %w", taskID, err)
 	}
-	member, err := json.Marshal(unmatchedJSON(u))
-	if err != nil {
-		return task
-	}
-	body := bytes.TrimSuffix(bytes.TrimSpace(task), []byte("}"))
-	out := make([]byte, 0, len(body)+len(member)+16)
-	out = append(append(append(out, body...), `,"unmatched":`...), member...)
-	return append(out, '}')
+	return *unmatchedJSON(u), nil
 }
 
-// suggestUnmatched explains a suggest-workers answer in which no worker is eligible.
-func suggestUnmatched(e *match.Engine, in match.SuggestInput, cands []match.Candidate) *wireUnmatched {
-	for _, c := range cands {
-		if c.Eligible {
-			return nil
-		}
+// Errors of WhyUnmatched, for errors.Is.
+var (
+	ErrTaskNotFound  = errors.New("no such task")
+	ErrTaskNotQueued = errors.New("the task is not queued")
+)
+
+// adminUnmatched is GET /_mock/tasks/{id}/unmatched: WhyUnmatched over HTTP, 404 for an
+// unknown task and 409 invalid_state for one that is not queued.
+func (s *Server) adminUnmatched(taskID string) (any, *apiError) {
+	u, err := s.WhyUnmatched(taskID)
+	switch {
+	case errors.Is(err, ErrTaskNotFound):
+		return nil, notFoundf("task %s not found", taskID)
+	case errors.Is(err, ErrTaskNotQueued):
+		return nil, conflictf(CodeInvalidState, "%s", err.Error())
+	case err != nil:
+		return nil, errorf(http.StatusInternalServerError, CodeInternalError, "%s", err.Error())
 	}
-	u, err := e.NearestWorkers(in, nearestShown)
-	if err != nil {
-		return nil
-	}
-	return unmatchedJSON(u)
+	return u, nil
 }

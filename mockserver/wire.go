@@ -80,7 +80,7 @@ type wireSkill struct {
 	Name           string   `json:"name"`
 	Level          int      `json:"level"`
 	Weight         float64  `json:"weight"`
-	WeightOverride *float64 `json:"weightOverride,omitempty"`
+	WeightOverride *float64 `json:"weightOverride"` // null without an override, as the platform sends it
 	ValidUntil     *string  `json:"validUntil,omitempty"`
 }
 
@@ -274,7 +274,10 @@ func workerJSON(w match.WorkerDetail, teams []wireTeam, cat *skillCatalog) wireW
 	return out
 }
 
-type wireReason struct {
+// MatchReason is one reason of the matcher about a worker, as decisions, suggest-workers and
+// Unmatched carry it: its kind ("missingTag", "vetoed", ...) and the members that mean
+// something for that kind.
+type MatchReason struct {
 	Kind      string   `json:"kind"`
 	Tag       string   `json:"tag,omitempty"`
 	Weight    *float64 `json:"weight,omitempty"`
@@ -293,8 +296,8 @@ type wireReason struct {
 
 // reasonJSON sends only the members that mean something for the kind, so a weight of 0 on a
 // zeroWeight reason is distinguishable from "no weight".
-func reasonJSON(r match.Reason) wireReason {
-	out := wireReason{Kind: string(r.Kind), Tag: r.Tag}
+func reasonJSON(r match.Reason) MatchReason {
+	out := MatchReason{Kind: string(r.Kind), Tag: r.Tag}
 	if routingReasonJSON(r, &out) {
 		return out
 	}
@@ -313,17 +316,17 @@ func reasonJSON(r match.Reason) wireReason {
 }
 
 type wireCandidate struct {
-	WorkerID          string       `json:"workerId"`
-	Eligible          bool         `json:"eligible"`
-	Chosen            bool         `json:"chosen"`
-	Score             float64      `json:"score"`
-	EffectivePriority float64      `json:"effectivePriority"`
-	Reasons           []wireReason `json:"reasons"`
+	WorkerID          string        `json:"workerId"`
+	Eligible          bool          `json:"eligible"`
+	Chosen            bool          `json:"chosen"`
+	Score             float64       `json:"score"`
+	EffectivePriority float64       `json:"effectivePriority"`
+	Reasons           []MatchReason `json:"reasons"`
 }
 
 func candidateJSON(c match.Candidate) wireCandidate {
 	out := wireCandidate{WorkerID: c.WorkerID, Eligible: c.Eligible, Chosen: c.Chosen, Score: c.Score,
-		EffectivePriority: c.EffectivePriority, Reasons: make([]wireReason, 0, len(c.Reasons))}
+		EffectivePriority: c.EffectivePriority, Reasons: make([]MatchReason, 0, len(c.Reasons))}
 	for _, r := range c.Reasons {
 		out.Reasons = append(out.Reasons, reasonJSON(r))
 	}

@@ -25,6 +25,9 @@ type identity struct {
 	createdAt   time.Time
 	activatedAt time.Time // zero until a PIN is set
 	revokedAt   time.Time // zero unless revoked
+	// skillsChosen: the worker has set its own skills (PUT /portal/me/skills), which
+	// answers skillSetupPending even with an empty set.
+	skillsChosen bool
 	// An emailed invite still to be accepted (identities.invite); zero hash: none.
 	inviteHash    [32]byte
 	inviteExpires time.Time

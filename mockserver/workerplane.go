@@ -146,6 +146,10 @@ type profileAnswer struct {
 	Locale          *string     `json:"locale"`
 	EmailNotices    bool        `json:"emailNotices"`
 	QueueDepth      int         `json:"queueDepth"`
+	// SkillSetupPending asks the worker to choose skills: true while the workspace has a
+	// skill catalogue, the worker holds no skill and has not yet answered with
+	// PUT /portal/me/skills (docs/contract.md, "Worker plane").
+	SkillSetupPending bool `json:"skillSetupPending"`
 }
 
 func prepMe(r *request) (op, *apiError) {
@@ -159,9 +163,11 @@ func prepMe(r *request) (op, *apiError) {
 			OnBreak: w.OnBreak, Skills: workerSkills(w, &ws.skillCat), QueueDepth: w.QueueDepth,
 		}
 		out.Locale, out.EmailNotices = preferences(w)
+		chosen := false
 		if id := ws.identities[w.ID]; id != nil {
-			out.Label, out.PendingApproval = id.label, id.pendingApproval
+			out.Label, out.PendingApproval, chosen = id.label, id.pendingApproval, id.skillsChosen
 		}
+		out.SkillSetupPending = !chosen && len(out.Skills) == 0 && len(ws.skillCat.skills) > 0
 		if w.OnBreak {
 			since, reason := isoTime(w.BreakSince), w.BreakReason
 			out.BreakStartedAt, out.BreakReason = &since, &reason

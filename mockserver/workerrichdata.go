@@ -34,7 +34,7 @@ func onMyTask(prepare func(*request) (op, *apiError)) func(*request) (op, *apiEr
 }
 
 // prepMyComment is POST /portal/tasks/{id}/comments: a comment whose author is the session's
-// worker. The label is left null, as on the workspace plane when none is given.
+// worker, labelled as on the workspace plane (workerAuthor).
 func prepMyComment(r *request) (op, *apiError) {
 	var in struct {
 		Body string `json:"body"`
@@ -44,7 +44,7 @@ func prepMyComment(r *request) (op, *apiError) {
 	}
 	worker, taskID := r.worker, r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
-		c, err := addComment(ws, now, taskID, in.Body, commentAuthor{Type: "worker", ID: &worker})
+		c, err := addComment(ws, now, taskID, in.Body, workerAuthor(ws, worker))
 		if err != nil {
 			return 0, nil, err
 		}

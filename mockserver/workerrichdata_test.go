@@ -54,11 +54,11 @@ func TestWorkerCommentsShareTheThread(t *testing.T) {
 	require.NoError(t, err)
 	mine, err := w.AddComment(ctx, "task_1", "called, no answer")
 	require.NoError(t, err)
-	assert.Equal(t, taskrouting.CommentAuthor{Type: "worker", ID: "agent_1"}, mine.Author)
+	assert.Equal(t, taskrouting.CommentAuthor{Type: "worker", ID: "agent_1", Label: "desk 4"}, mine.Author, "labelled by the worker's identity")
 	assert.Equal(t, time.UnixMilli(1763700000000).UTC(), mine.CreatedAt)
 
 	type line struct{ Type, ID, Label, Body string }
-	want := []line{{"api", "", "ops", "call before noon"}, {"worker", "agent_1", "", "called, no answer"}}
+	want := []line{{"api", "", "ops", "call before noon"}, {"worker", "agent_1", "desk 4", "called, no answer"}}
 	read := func(seq func(func(taskrouting.Comment, error) bool)) []line {
 		var got []line
 		for cm, err := range seq {

@@ -160,6 +160,9 @@ func prepSetMySkills(r *request) (op, *apiError) {
 		if _, _, aerr := ws.writeWorker(now, match.WorkerInput{ID: r.worker, Extra: x}, true); aerr != nil {
 			return 0, nil, aerr
 		}
+		if id := ws.identities[r.worker]; id != nil {
+			id.skillsChosen = true
+		}
 		w, aerr := me(ws, r)
 		if aerr != nil {
 			return 0, nil, aerr

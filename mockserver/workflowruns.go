@@ -177,6 +177,12 @@ func (ws *workspace) enterStep(run *workflowRun, id string, now time.Time) {
 		run.stepState = stepAwaitingCallback
 	default:
 		run.stepState = stepActive
+		if s.AssignmentTemplate == nil || len(s.AssignmentTemplate.Tags) == 0 {
+			// Saved as the platform saves it; the mock routes an assignment by its tags alone,
+			// so without tags the step cannot make a task (docs/contract.md, "Workflows").
+			ws.endStep(run, stepFailed, "", "", errorResult("assignment step '"+s.ID+"' has no assignmentTemplate.tags to route its task by"), now)
+			return
+		}
 		in := match.TaskInput{ID: ws.freshTaskID(), Tags: s.AssignmentTemplate.Tags, Extra: &taskExtra{}}
 		if p := s.AssignmentTemplate.Priority; p != nil {
 			in.Priority = *p
@@ -551,6 +557,27 @@ func prepCancelRun(r *request) (op, *apiError) {
 // prepCompleteStep is POST /workflow-runs/{runId}/steps/{stepId}/complete and prepFailStep
 // its .../fail: only the current step of an active run, and only an external (callback)
 // step, as on the platform; anything else is 409 invalid_state.
+// mergeContext is a run's context after an external step completed with data: the data's
+// members are set on the context (shallow), as the platform's completeStep answer shows
+// ({"data": {"approved": true}} leaves "approved": true in the context). Data that is not an
+// object leaves the context as it is.
+func mergeContext(context, data json.RawMessage) json.RawMessage {
+	var add map[string]json.RawMessage
+	if json.Unmarshal(data, &add) != nil || len(add) == 0 {
+		return context
+	}
+	merged := map[string]json.RawMessage{}
+	_ = json.Unmarshal(context, &merged) // a run's context is always an object
+	for k, v := range add {
+		merged[k] = v
+	}
+	out, err := json.Marshal(merged)
+	if err != nil {
+		return context
+	}
+	return out
+}
+
 func prepCompleteStep(r *request) (op, *apiError) { return prepStepCallback(r, true) }
 
 func prepFailStep(r *request) (op, *apiError) { return prepStepCallback(r, false) }
@@ -589,6 +616,7 @@ func prepStepCallback(r *request, complete bool) (op, *apiError) {
 			var result json.RawMessage
 			if len(in.Data) > 0 && string(in.Data) != "null" {
 				result = in.Data
+				run.context = mergeContext(run.context, in.Data)
 			}
 			ws.endStep(run, stepCompleted, "", "", result, now)
 		} else {

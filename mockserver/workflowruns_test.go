@@ -192,7 +192,6 @@ func TestWorkflowSaveChecksTheGraph(t *testing.T) {
 		{"unreachable step", taskrouting.SaveWorkflowParams{Name: "x", Steps: []taskrouting.WorkflowStep{ext("a", ""), ext("b", "")}}},
 		{"duplicate step id", taskrouting.SaveWorkflowParams{Name: "x", Steps: []taskrouting.WorkflowStep{ext("a", "a"), ext("a", "")}}},
 		{"machine step without handler", taskrouting.SaveWorkflowParams{Name: "x", Steps: []taskrouting.WorkflowStep{{ID: "m", Name: "m", TaskType: "machine"}}}},
-		{"assignment without tags", taskrouting.SaveWorkflowParams{Name: "x", Steps: []taskrouting.WorkflowStep{{ID: "a", Name: "a"}}}},
 	}
 	for _, tc := range cases {
 		_, err := c.Workflows.Save(ctx, "wf_bad", tc.p)

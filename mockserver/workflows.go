@@ -154,9 +154,13 @@ func decodeWorkflow(id string, body []byte) (*workflowDef, *apiError) {
 		}
 		d.steps = append(d.steps, s)
 	}
-	d.initial = d.steps[0].ID
-	if in.InitialStepID != nil {
+	switch {
+	case in.InitialStepID != nil:
 		d.initial = *in.InitialStepID
+	case len(d.steps) == 0:
+		return nil, errorf(http.StatusBadRequest, CodeInvalidWorkflow, "a workflow needs at least one step")
+	default:
+		d.initial = d.steps[0].ID
 	}
 	if err := d.checkGraph(); err != nil {
 		return nil, err
@@ -174,8 +178,8 @@ func jsonProblem(err error) string {
 
 // checkGraph holds a definition to what a run needs: unique step ids, an initial step that
 // exists, no edge to a step that does not exist, every step reachable from the initial one,
-// a handler on every machine step and tags on every assignment step (the mock routes an
-// assignment as a task with those tags).
+// and a handler on every machine step. An assignment step without tags is saved, as the
+// platform saves it; a run that reaches it fails that step (enterStep).
 func (d *workflowDef) checkGraph() *apiError {
 	bad := func(format string, args ...any) *apiError {
 		return errorf(http.StatusBadRequest, CodeInvalidWorkflow, format, args...)
@@ -200,10 +204,6 @@ func (d *workflowDef) checkGraph() *apiError {
 		case "machine":
 			if s.MachineTask == nil || s.MachineTask.Handler == "" {
 				return bad("machine step '%s' has no machineTask.handler", s.ID)
-			}
-		case "assignment":
-			if s.AssignmentTemplate == nil || len(s.AssignmentTemplate.Tags) == 0 {
-				return bad("assignment step '%s' has no assignmentTemplate.tags", s.ID)
 			}
 		}
 	}

@@ -22,7 +22,10 @@ type workspace struct {
 	engine *match.Engine
 	rng    *rand.Rand // server-made ids, reproducible from the seed
 	limits Limits
-	idem   idempotencyStore
+	// signals are the feedback signal names credited so far, each weighted 1
+	// (signalReward); learning.status reports them as signalWeights.
+	signals map[string]bool
+	idem    idempotencyStore
 
 	id          string                     // the workspace id worker sign-ins name
 	identities  map[string]*identity       // worker sign-ins of the worker plane

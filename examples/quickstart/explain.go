@@ -101,16 +101,42 @@ func num(f float64) string {
 	return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(f, 'f', 2, 64), "0"), ".")
 }
 
-// whyQueued says why a task waits. The mock server explains it in the task's "unmatched"
-// member (docs/contract.md, "Why a task waits"); the hosted service sends no such member.
-func whyQueued(t *taskrouting.Task) string {
-	var x struct {
-		Unmatched *struct {
-			Summary string `json:"summary"`
-		} `json:"unmatched"`
+// whyQueued says why a task waits, with the platform's own dry runs: tasks.check names the
+// tags no worker carries, and tasks.suggestWorkers what keeps each carrier from the task (the
+// reasons a decision would record), e.g. "nearest workers: ana backlogFull; dev unavailable".
+func (l *loop) whyQueued(ctx context.Context, t *taskrouting.Task) (string, error) {
+	check, err := l.c.Tasks.Check(ctx, taskrouting.CreateTaskParams{Tags: t.Tags, Priority: t.Priority})
+	if err != nil {
+		return "", fmt.Errorf("check task %s: %w", t.ID, err)
 	}
-	if err := json.Unmarshal(t.Raw, &x); err != nil || x.Unmatched == nil || x.Unmatched.Summary == "" {
-		return "no eligible worker is free"
+	if len(check.UncoveredTags) > 0 {
+		return "no worker carries " + strings.Join(check.UncoveredTags, ", "), nil
 	}
-	return x.Unmatched.Summary
+	sug, err := l.c.Tasks.SuggestWorkers(ctx, taskrouting.SuggestWorkersParams{Tags: t.Tags, Priority: &t.Priority, Limit: 5})
+	if err != nil {
+		return "", fmt.Errorf("suggest workers for %s: %w", t.ID, err)
+	}
+	var parts []string
+	for _, w := range sug.Workers {
+		var lacks []string
+		for _, r := range w.Reasons {
+			switch r.Kind {
+			case taskrouting.ReasonTagWeight, taskrouting.ReasonLearningBoost, taskrouting.ReasonLoadPenalty,
+				taskrouting.ReasonSkillWeight, taskrouting.ReasonPreferredTeam:
+				continue // parts of a score, not refusals
+			case taskrouting.ReasonMissingTag:
+				lacks = append(lacks, r.Kind+" "+r.Tag)
+			default:
+				lacks = append(lacks, r.Kind)
+			}
+		}
+		if len(lacks) == 0 {
+			lacks = []string{"eligible, other tasks first"}
+		}
+		parts = append(parts, l.name(w.WorkerID)+" "+strings.Join(lacks, ", "))
+	}
+	if len(parts) == 0 {
+		return "no eligible worker is free", nil
+	}
+	return "nearest workers: " + strings.Join(parts, "; "), nil
 }

@@ -132,10 +132,15 @@ func (l *loop) setUp(ctx context.Context, idPrefix, tag string) error {
 		if err != nil {
 			return fmt.Errorf("get task %s: %w", ref.ID, err)
 		}
-		state := "queued: " + whyQueued(got)
+		var state string
 		if got.Status == taskrouting.TaskStatusPending {
 			state = "offered to " + l.name(got.WorkerID)
 		} else {
+			why, err := l.whyQueued(ctx, got)
+			if err != nil {
+				return err
+			}
+			state = "queued: " + why
 			l.waiting[ref.ID] = true
 		}
 		fmt.Fprintf(l.out, "  %s priority %2.0f  %-18s %-26q %s\n", ref.ID, t.Priority, strings.Join(t.Tags, "+"), t.Title, state)

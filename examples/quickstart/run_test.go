@@ -72,7 +72,10 @@ func TestRunOffline(t *testing.T) {
 	// Lines that tell the story, in the order they must appear.
 	want := []string{
 		`"Password reset"`,
+		// Why a task waits, from tasks.check and tasks.suggestWorkers: operations the
+		// platform has, so the same explanation works against it.
 		"queued: nearest workers: ana backlogFull; ben backlogFull; dev unavailable, missingTag english, missingTag billing",
+		"queued: nearest workers: ana backlogFull; ben backlogFull; dev unavailable; chloe backlogFull",
 		// One shared tag is enough: ana (english) is eligible for an english+technical task;
 		// chloe's technical weight 3 outranks ana's english weight 2.
 		"matched    task_vdzazt3vlerc \"Password reset\" (priority 10) -> chloe",

@@ -28,6 +28,7 @@ const docURL = "mem:///openapi.json"
 // Contract is a compiled OpenAPI document: its operations, their request schemas (body and
 // query parameters) and their response schemas by status.
 type Contract struct {
+	root     map[string]any // the parsed document, for UndeclaredMembers
 	basePath string
 	ops      map[string]*operation // by operation id and by every alias
 	ordered  []*operation          // in document order (paths sorted, methods in httpMethods order)
@@ -43,6 +44,8 @@ type operation struct {
 	bodyNeed  bool
 	query     map[string]*queryParam
 	responses map[string]*jsonschema.Schema // by "200", "2XX", "default"; nil value: no body
+	// responseSchemas are the raw response schemas by the same keys, for UndeclaredMembers.
+	responseSchemas map[string]map[string]any
 }
 
 type queryParam struct {
@@ -71,7 +74,7 @@ func Compile(doc []byte) (*Contract, error) {
 	if err := comp.AddResource(docURL, parsed); err != nil {
 		return nil, fmt.Errorf("contract: %w", err)
 	}
-	c := &Contract{basePath: basePath(root), ops: map[string]*operation{}}
+	c := &Contract{root: root, basePath: basePath(root), ops: map[string]*operation{}}
 	paths, _ := root["paths"].(map[string]any)
 	keys := make([]string, 0, len(paths))
 	for p := range paths {
@@ -132,12 +135,13 @@ func compileOperation(comp *jsonschema.Compiler, root map[string]any, path, meth
 		return nil, fmt.Errorf("contract: %s %s has no operationId", strings.ToUpper(method), path)
 	}
 	op := &operation{
-		id:        id,
-		method:    strings.ToUpper(method),
-		path:      path,
-		segments:  strings.Split(strings.TrimPrefix(path, "/"), "/"),
-		query:     map[string]*queryParam{},
-		responses: map[string]*jsonschema.Schema{},
+		id:              id,
+		method:          strings.ToUpper(method),
+		path:            path,
+		segments:        strings.Split(strings.TrimPrefix(path, "/"), "/"),
+		query:           map[string]*queryParam{},
+		responses:       map[string]*jsonschema.Schema{},
+		responseSchemas: map[string]map[string]any{},
 	}
 	if aliases, ok := raw["x-operation-aliases"].([]any); ok {
 		for _, a := range aliases {
@@ -199,6 +203,7 @@ func compileOperation(comp *jsonschema.Compiler, root map[string]any, path, meth
 			return nil, fail("response "+status, err)
 		}
 		op.responses[strings.ToUpper(status)] = sch
+		op.responseSchemas[strings.ToUpper(status)], _ = lookup(root, append(tokens, "content", "application/json", "schema")).(map[string]any)
 	}
 	return op, nil
 }

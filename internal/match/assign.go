@@ -5,10 +5,12 @@ import (
 	"time"
 )
 
-// Assign offers a queued or pending task to a chosen worker (POST /tasks/{id}/assign). It is
-// a directed offer, not a way around the routing rules: the worker must be eligible in every
-// way but capacity (a StateError with StateWorkerNotEligible names the rule otherwise).
-// Without force a worker at its cap is ErrBacklogFull; with force the worker may go over it. Result.PreviousWorkerID names
+// Assign offers a queued or pending task to a chosen worker (POST /tasks/{id}/assign), the
+// operator's override of tag and weight selection. Without force it makes the platform's four
+// checks, in the platform's order: a paused worker (StateError, Rule ReasonUnavailable), a
+// full backlog (ErrBacklogFull), a veto (ReasonVetoed) and an earlier rejection
+// (ReasonRejectedPreviously). Nothing else is checked: a worker lacking a tag or a skill may
+// be handed the task. force skips all four; the worker must still exist. Result.PreviousWorkerID names
 // the worker the offer was taken from (task.released); assigning to the worker that holds
 // the offer changes nothing.
 func (e *Engine) Assign(now time.Time, taskID, workerID string, force bool) (Result, error) {
@@ -28,11 +30,10 @@ func (e *Engine) Assign(now time.Time, taskID, workerID string, force bool) (Res
 		res.PreviousWorkerID = workerID
 		return e.finish(res), nil
 	}
-	if rule := e.assignBlocker(t, w); rule != "" {
-		return e.fail(res, &StateError{Op: "assign", TaskID: taskID, WorkerID: workerID, Status: t.status, Reason: StateWorkerNotEligible, Rule: rule})
-	}
-	if !force && len(w.pending) >= e.capOf(w) {
+	if rule := e.platformAssignCheck(t, w); !force && rule == ReasonBacklogFull {
 		return e.fail(res, &backlogFullError{id: workerID})
+	} else if !force && rule != "" {
+		return e.fail(res, &StateError{Op: "assign", TaskID: taskID, WorkerID: workerID, Status: t.status, Reason: StateWorkerNotEligible, Rule: rule})
 	}
 	if t.status == StatusPending {
 		prev := t.w
@@ -47,10 +48,28 @@ func (e *Engine) Assign(now time.Time, taskID, workerID string, force bool) (Res
 	return e.finish(res), nil
 }
 
-// assignBlocker names the first rule other than capacity that keeps w from t, or "". The
-// service promises that vetoed, rejecting, unavailable and unqualified workers never get a
-// task (docs/contract.md, section 7); an assignment is an offer like any other, so it keeps that promise
-// and only force may stretch the cap.
+// platformAssignCheck names the first of the platform's assign checks that keeps w from t,
+// or "". The platform checks exactly these four, in this order; the routing rules (tags,
+// skills, teams, thresholds, breaks) belong to matching, which an operator's assignment
+// overrides.
+func (e *Engine) platformAssignCheck(t *task, w *worker) ReasonKind {
+	s := e.taskSpec(t)
+	switch {
+	case !w.available:
+		return ReasonUnavailable
+	case len(w.pending) >= e.capOf(w):
+		return ReasonBacklogFull
+	case containsID(s.vetoed, w.id):
+		return ReasonVetoed
+	case containsID(s.rejected, w.id):
+		return ReasonRejectedPreviously
+	}
+	return ""
+}
+
+// assignBlocker names the first rule other than capacity that keeps w from holding t, or "".
+// UpdateTask asks it after a tag or priority edit: a holder the edit leaves unqualified gives
+// the offer back.
 func (e *Engine) assignBlocker(t *task, w *worker) ReasonKind {
 	s := e.taskSpec(t)
 	var reasons []Reason
@@ -60,7 +79,7 @@ func (e *Engine) assignBlocker(t *task, w *worker) ReasonKind {
 	for _, r := range reasons {
 		switch r.Kind {
 		case ReasonTagWeight, ReasonLearningBoost, ReasonLoadPenalty, ReasonBacklogFull, ReasonSkillWeight, ReasonPreferredTeam:
-			continue // not a refusal, or the one force may override
+			continue // not a refusal, or capacity, which a holder already counts against
 		}
 		return r.Kind
 	}

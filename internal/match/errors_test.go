@@ -47,9 +47,7 @@ func TestRefusedCommands(t *testing.T) {
 		{"cancel unknown", func(e *Engine, n time.Time) (Result, error) { return e.CancelTask(n, "nope") }, ErrNotFound, "", "task"},
 		{"assign accepted", func(e *Engine, n time.Time) (Result, error) { return e.Assign(n, "accepted", "w1", true) }, ErrInvalidState, StateWrongStatus, ""},
 		{"assign to full worker", func(e *Engine, n time.Time) (Result, error) { return e.Assign(n, "pending", "full", false) }, ErrBacklogFull, "", ""},
-		{"assign to unqualified worker, even forced", func(e *Engine, n time.Time) (Result, error) { return e.Assign(n, "pending", "zonly", true) }, ErrInvalidState, StateWorkerNotEligible, ""},
-		{"assign to unavailable worker", func(e *Engine, n time.Time) (Result, error) { return e.Assign(n, "pending", "off", true) }, ErrInvalidState, StateWorkerNotEligible, ""},
-		{"assign to a zero-weight worker", func(e *Engine, n time.Time) (Result, error) { return e.Assign(n, "pending", "noA", true) }, ErrInvalidState, StateWorkerNotEligible, ""},
+		{"assign to unavailable worker", func(e *Engine, n time.Time) (Result, error) { return e.Assign(n, "pending", "off", false) }, ErrInvalidState, StateWorkerNotEligible, ""},
 		{"assign to unknown worker", func(e *Engine, n time.Time) (Result, error) { return e.Assign(n, "pending", "ghost", false) }, ErrNotFound, "", "worker"},
 		{"priority of completed", func(e *Engine, n time.Time) (Result, error) { return e.SetPriority(n, "done", 3) }, ErrInvalidState, StateWrongStatus, ""},
 		{"duplicate task id", func(e *Engine, n time.Time) (Result, error) {
