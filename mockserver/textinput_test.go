@@ -88,11 +88,12 @@ func TestInvalidTextRefused(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"english"}, w.Tags, "a refused patch changed the worker")
 
-	status, _, msg := rawCall(t, srv, "POST", "/tasks", "application/json", []byte(`{"id":"emoji","tags":["\ud83d\ude00","caf\u00e9","plain"]}`))
+	status, _, msg := rawCall(t, srv, "POST", "/tasks", "application/json",
+		[]byte(`{"id":"emoji","tags":["\ud83d\ude00","caf\u00e9","plain","\uD83D\uDE01x","a\\ud800","q\"\/\b\t","😃"]}`))
 	require.Equal(t, http.StatusAccepted, status, msg)
 	task, err = c.Tasks.Get(ctx, "emoji")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"😀", "café", "plain"}, task.Tags)
+	assert.Equal(t, []string{"😀", "café", "plain", "😁x", `a\ud800`, "q\"/\b\t", "😃"}, task.Tags)
 }
 
 // TestEmptyJSONBodyRefused: an empty body announced as JSON is refused even where the body
