@@ -222,11 +222,11 @@ func (e *Engine) fireClock(t *task, res *Result) {
 	cl := t.cl
 	e.clocks.remove(t)
 	at, kind := e.nextClock(t)
-	if kind == clockNone || at > e.now {
-		if kind != clockNone && at > e.now {
-			cl.at = at
-			e.clocks.push(t)
-		}
+	if kind == clockNone {
+		return
+	}
+	if at > e.now { // not due after all: wait for its own time
+		e.rearmLater(t, at)
 		return
 	}
 	switch kind {
@@ -242,6 +242,16 @@ func (e *Engine) fireClock(t *task, res *Result) {
 		e.closeTask(t, cl.c.OnMiss, "schedule", res)
 	}
 	e.reclock(t)
+}
+
+// rearmLater puts t back in the clock heap at at, only when that is later than the engine's
+// time. It is a check of its own, apart from fireClock's test of dueness, so that no single
+// wrong comparison can arm a clock again for the instant it was taken off at without firing.
+func (e *Engine) rearmLater(t *task, at int64) {
+	if at > e.now {
+		t.cl.at = at
+		e.clocks.push(t)
+	}
 }
 
 // leaveMatching takes a queued or pending task out of matching. A pending offer is
