@@ -282,3 +282,34 @@ func TestMockCreateManyCountsTaskRatePerTaskAndReplaysByKey(t *testing.T) {
 	assert.Empty(t, cmp.Diff(first, again), "the same key answers the same report")
 	assert.Len(t, countTasks(t, c), 3)
 }
+
+// clockStepper advances a manual clock after every answer, so each CreateAll round meets a
+// new task-rate window.
+type clockStepper struct {
+	next http.RoundTripper
+	clk  *mockserver.ManualClock
+	step time.Duration
+}
+
+func (s clockStepper) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := s.next.RoundTrip(r)
+	s.clk.Advance(s.step)
+	return resp, err
+}
+
+// TestCreateAllRetriesRateLimitedEntries: entries the server refuses with rate_limited in a
+// report are sent again in the next round, and are created once the window allows them.
+func TestCreateAllRetriesRateLimitedEntries(t *testing.T) {
+	clk := mockserver.NewManualClock(time.UnixMilli(1_700_000_000_000))
+	srv := mockserver.Start(t, mockserver.WithClock(clk), mockserver.WithLimits(mockserver.Limits{TaskRate: 3, TaskRateWindow: time.Minute}))
+	hc := &http.Client{Transport: clockStepper{next: http.DefaultTransport, clk: clk, step: time.Minute}}
+	c, err := taskrouting.NewClient(srv.URL(), srv.APIKey(), taskrouting.WithHTTPClient(hc), taskrouting.WithMaxRetries(0))
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	rep, err := c.Tasks.CreateAll(ctx, tasksNamed("t_", 7), taskrouting.BulkOptions{ChunkSize: 7, MaxAttempts: 3})
+	require.NoError(t, err)
+	assert.Equal(t, 7, rep.Created)
+	assert.Equal(t, 3, rep.Calls) // 3 created per window: 3, 3, 1
+	checkEveryIndex(t, c, rep, 7)
+}

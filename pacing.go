@@ -56,8 +56,18 @@ type quotaPacer struct {
 	limiter     *rate.Limiter // nil until the limit is known
 	limit       int
 	probing     bool          // a create is out to learn the limit
-	changed     chan struct{} // closed when limiter or probing changes
+	changed     chan struct{} // closed when limiter, probing or the window's count changes
 	pausedUntil time.Time     // set by a 429: nobody creates before it
+
+	// The limiter spaces creates as they leave, but the server counts them as they arrive,
+	// and a create delayed on the way (a busy machine, a slow connection) arrives later
+	// than it left: creates spaced when sent can reach the server bunched, several in one
+	// of its windows. So a create also leaves only while fewer than limit creates are in
+	// flight or answered within the last window (windowFull): whatever the delays, the
+	// server then never sees more than limit creates in any span of one window (see
+	// windowFull for why).
+	inFlight int
+	answered []time.Time // when each create's answer came, oldest first, within one window
 }
 
 func newQuotaPacer(window, maxPause time.Duration) *quotaPacer {
@@ -97,12 +107,25 @@ func (p *quotaPacer) wait(ctx context.Context) (probe bool, err error) {
 				return false, err
 			}
 			p.mu.Lock()
-			paused := time.Now().Before(p.pausedUntil)
-			p.mu.Unlock()
-			if !paused { // a 429 may have come in while this one waited
+			now := time.Now()
+			paused := now.Before(p.pausedUntil)
+			full, until := p.windowFull(now)
+			if !paused && !full { // a 429 may have come in while this one waited
+				p.inFlight++
+				p.mu.Unlock()
 				return false, nil
 			}
+			changed = p.changed
+			p.mu.Unlock()
+			if full {
+				if err := waitChange(ctx, changed, until.Sub(now)); err != nil {
+					return false, err
+				}
+			}
 		case !probing:
+			p.mu.Lock()
+			p.inFlight++
+			p.mu.Unlock()
 			return true, nil
 		default:
 			select {
@@ -112,6 +135,62 @@ func (p *quotaPacer) wait(ctx context.Context) (probe bool, err error) {
 			}
 		}
 	}
+}
+
+// windowFull reports whether a create leaving at now could make the server see more than
+// limit creates within one window, and when to look again. Why counting creates in flight
+// or answered within the last window is enough: take any span of one window on the server
+// and the creates that arrive in it, and q the last of them to leave. Every other one left
+// before q and was answered after the span began, so no more than a window before q left:
+// when q left, each was in flight or answered within the last window. q left only with
+// fewer than limit of those, so the span holds at most limit creates.
+func (p *quotaPacer) windowFull(now time.Time) (bool, time.Time) {
+	if p.limit <= 0 {
+		return false, time.Time{}
+	}
+	cut := now.Add(-p.window)
+	drop := 0
+	for drop < len(p.answered) && !p.answered[drop].After(cut) {
+		drop++
+	}
+	p.answered = p.answered[drop:]
+	if p.inFlight+len(p.answered) < p.limit {
+		return false, time.Time{}
+	}
+	if len(p.answered) > 0 {
+		return true, p.answered[0].Add(p.window)
+	}
+	return true, time.Time{} // every slot is in flight: wait for an answer
+}
+
+// done records that a create left by wait came back (answered or failed) at now.
+func (p *quotaPacer) done(now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.inFlight--
+	if p.limit > 0 { // without a limit nothing reads the window
+		p.answered = append(p.answered, now)
+		p.windowFull(now) // drops what left the window, so the log stays one window long
+	}
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// waitChange waits for changed, for d when d > 0, or for ctx.
+func waitChange(ctx context.Context, changed <-chan struct{}, d time.Duration) error {
+	var timeout <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case <-changed:
+	case <-timeout:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
 }
 
 // observe learns from a response (nil after a transport error): the limit
@@ -185,6 +264,7 @@ func (t *pacedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	resp, err := t.next.RoundTrip(req)
+	t.pacer.done(time.Now()) // the answer's headers are in: the server has counted it
 	t.pacer.observe(resp, probe)
 	return resp, err
 }

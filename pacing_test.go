@@ -57,7 +57,12 @@ func createAnswers(srv *mockserver.Server) map[int]int {
 // TestQuotaPacingAvoids429: 64 goroutines creating as fast as they can,
 // against a server allowing 200 creates a second, get no 429 once the
 // client paces; without pacing the same burst is refused, so the load is
-// one that needs pacing. Retries are off so any 429 reaches the count.
+// one that needs pacing. Retries are off so any 429 reaches the count. The paced
+// half does not depend on how the machine schedules the goroutines: the pacer
+// lets a create leave only while fewer than the limit are in flight or were
+// answered within the window, which bounds what the server counts in any of its
+// windows whatever the delays (TestPacingHoldsADelayedBurst shows the limiter's
+// spacing alone did not).
 func TestQuotaPacingAvoids429(t *testing.T) {
 	t.Parallel()
 	// A low limit keeps the unpaced control meaningful on a slow machine: 128 creates fired

@@ -154,6 +154,7 @@ func TestOrigin(t *testing.T) {
 	}
 	different := []struct{ a, b string }{
 		{"https://api.example.com/v1", "http://api.example.com/v1"},
+		{"https://api.example.com:8443/v1", "http://api.example.com:8443/v1"},
 		{"http://127.0.0.1:8080/v1", "http://127.0.0.1:8081/v1"},
 		{"https://api.example.com/v1", "https://api.example.com.evil.test/v1"},
 		{"https://api.example.com/v1", "https://eu.api.example.com/v1"},
@@ -168,4 +169,24 @@ func mustURL(t *testing.T, raw string) *url.URL {
 	u, err := url.Parse(raw)
 	require.NoError(t, err)
 	return u
+}
+
+// TestSchemeDowngradeRedirectRefused: an https API answering with a redirect to plain http
+// on the same host and port is another origin: the key would travel in clear text, so the
+// redirect is refused before anything is sent.
+func TestSchemeDowngradeRedirectRefused(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		u := *r.URL
+		u.Scheme, u.Host = "http", r.Host // same host and port, scheme downgraded
+		w.Header().Set("Location", u.String())
+		w.WriteHeader(http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL+"/v1", WithHTTPClient(srv.Client()), WithRetryWait(0, 0))
+	_, err := c.Workers.List(context.Background())
+	require.ErrorIs(t, err, ErrCrossOriginRedirect)
+	assert.Equal(t, int32(1), hits.Load(), "the refused redirect was followed or retried")
+	assert.NotContains(t, err.Error(), testKey)
 }

@@ -62,6 +62,9 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 	}
 
 	var body []byte
+	if wf, ok := in.(wireForm); ok {
+		in = wf.wireBody() // its MarshalJSON redacts the secret the request must carry
+	}
 	if in != nil {
 		if body, err = json.Marshal(in); err != nil {
 			return fmt.Errorf("taskrouting: %s %s: encode request: %w", method, path, err)
@@ -169,12 +172,9 @@ func (c *Client) apiError(method, path string, resp *http.Response, raw []byte, 
 	}
 	// A server that echoes the credential (or a PIN from the body) back
 	// must not put it into an error string the caller will log.
-	for _, s := range secrets {
-		if s != "" {
-			e.Message = strings.ReplaceAll(e.Message, s, "[redacted]")
-			e.Code = strings.ReplaceAll(e.Code, s, "[redacted]")
-		}
-	}
+	// Also quoted, escaped, in another case or cut short (redact.go).
+	e.Message = redactSecrets(e.Message, secrets)
+	e.Code = redactSecrets(e.Code, secrets)
 	if wait, ok := c.retryAfter(resp); ok {
 		e.RetryAfter = wait
 	}

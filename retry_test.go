@@ -137,17 +137,24 @@ func TestRetryHonoursRetryAfter(t *testing.T) {
 	diff(t, "keys", keys[0], keys[1])
 }
 
+// TestRetryAfterAboveCapReturnsAtOnce: a Retry-After above WithMaxRetryAfter is not waited
+// for. Retry-After is scaled to milliseconds and the context's deadline lies well past it,
+// so a client that ignored the cap would retry after 3.6s and fail the attempt count, never
+// hang the run.
 func TestRetryAfterAboveCapReturnsAtOnce(t *testing.T) {
 	c, rec := scriptedClient(t, []step{
 		{status: 429, header: map[string]string{"Retry-After": "3600"}, body: `{"error":{"code":"rate_limited","message":"slow down"}}`},
 		created,
-	}, WithMaxRetryAfter(time.Minute))
-	_, err := createTask(c, context.Background())
+	}, WithMaxRetryAfter(time.Second))
+	c.retryAfterUnit = time.Millisecond // Retry-After 3600 lasts 3.6s here, above the 1s cap
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := createTask(c, ctx)
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) {
 		t.Fatalf("got %v, want *APIError", err)
 	}
-	diff(t, "RetryAfter", time.Hour, apiErr.RetryAfter)
+	diff(t, "RetryAfter", 3600*time.Millisecond, apiErr.RetryAfter)
 	diff(t, "status", 429, apiErr.StatusCode)
 	keys, _ := rec.snapshot()
 	diff(t, "attempts", 1, len(keys))

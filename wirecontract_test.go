@@ -119,7 +119,11 @@ func TestClientLimitsMatchContract(t *testing.T) {
 				params validator
 				valid  bool
 			}{{"at the limit", tc.inside, true}, {"past the limit", tc.past, false}} {
-				body, err := json.Marshal(v.params)
+				var sent any = v.params
+				if wf, ok := sent.(wireForm); ok {
+					sent = wf.wireBody() // what Client.call sends
+				}
+				body, err := json.Marshal(sent)
 				require.NoError(t, err)
 				schemaErr := c.ValidateRequest(tc.op, nil, body)
 				clientErr := v.params.validate()

@@ -32,16 +32,23 @@ type PushSubscriptionParams struct {
 	Auth     string // the authentication secret (keys.auth)
 }
 
-// MarshalJSON writes the wire form {endpoint, keys: {p256dh, auth}}.
-func (p PushSubscriptionParams) MarshalJSON() ([]byte, error) {
+// wireBody is the wire form {endpoint, keys: {p256dh, auth}} the client sends.
+func (p PushSubscriptionParams) wireBody() any {
 	type keys struct {
 		P256dh string `json:"p256dh"`
 		Auth   string `json:"auth"`
 	}
-	return json.Marshal(struct {
+	return struct {
 		Endpoint string `json:"endpoint"`
 		Keys     keys   `json:"keys"`
-	}{p.Endpoint, keys{p.P256dh, p.Auth}})
+	}{p.Endpoint, keys{p.P256dh, p.Auth}}
+}
+
+// MarshalJSON writes the wire form with auth as [redacted], so a JSON log handler never
+// shows the secret; the client itself sends wireBody.
+func (p PushSubscriptionParams) MarshalJSON() ([]byte, error) {
+	p.Auth = masked(p.Auth)
+	return json.Marshal(p.wireBody())
 }
 
 func (p PushSubscriptionParams) validate() error {

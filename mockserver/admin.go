@@ -68,6 +68,10 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		v, aerr = s.adminUnmatched(adminTaskID(r.URL.Path))
 	case "POST reset":
 		s.Reset()
+		// The dropped state is garbage now, but the Go runtime hands freed pages back to the
+		// OS only slowly: a long-running binary would keep its peak RSS after every reset.
+		// Return them at once (one forced collection; resets are rare).
+		s.freeMemory()
 		status = http.StatusNoContent
 	default:
 		aerr = notFoundf("no admin route for %s %s", r.Method, r.URL.Path)

@@ -291,6 +291,8 @@ func TestWorkerPlaneBadInputChangesNothing(t *testing.T) {
 		{"reason too long", token, "POST", "/portal/breaks/start", map[string]any{"reason": strings.Repeat("r", 201)}, "", 400, CodeValidationFailed},
 		{"body over 1 MiB", token, "POST", "/portal/tasks/" + mine + "/complete", oversized, "", 413, CodePayloadTooLarge},
 		{"not JSON", token, "POST", "/portal/breaks/start", "reason=lunch", "text/plain", 415, CodeUnsupportedMedia},
+		{"empty body announced as JSON", token, "POST", "/portal/breaks/start", "", "application/json", 400, CodeValidationFailed},
+		{"lone surrogate in a reason", token, "POST", "/portal/breaks/start", `{"reason":"\ud800"}`, "", 400, CodeValidationFailed},
 		{"unknown path", token, "GET", "/portal/nothing", nil, "", 404, CodeNotFound},
 	}
 	for _, tc := range cases {

@@ -98,6 +98,8 @@ type deliverer struct {
 	logger *slog.Logger
 	manual bool // the clock is a ManualClock: a retry waits for the test to move it
 
+	retention int // keep the newest events and attempts (retention.go); 0: all
+
 	mu        sync.Mutex
 	endpoints []*endpoint
 	events    []Event
@@ -130,7 +132,7 @@ func (d *deliverer) enqueue(evs []Event) {
 	now := d.clock.Now()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.events = append(d.events, evs...)
+	d.events = keepNewest(append(d.events, evs...), d.retention)
 	for _, ep := range d.endpoints {
 		if len(ep.queue) == 0 {
 			ep.nextAt, ep.attempts = now, 0
@@ -176,7 +178,7 @@ func (d *deliverer) attempt(ep *endpoint, ev *Event, n int) {
 	default:
 		rec.Outcome = OutcomeRetrying
 	}
-	d.log = append(d.log, rec)
+	d.log = keepNewest(append(d.log, rec), d.retention)
 	ep.busy = false
 	if rec.Outcome == OutcomeRetrying {
 		ep.nextAt = now.Add(d.policy.backoff(n))
@@ -286,7 +288,7 @@ func (d *deliverer) drainedLocked() bool {
 func (d *deliverer) snapshot() ([]Event, []Delivery) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return append([]Event(nil), d.events...), append([]Delivery(nil), d.log...)
+	return newestOf(d.events, d.retention), newestOf(d.log, d.retention)
 }
 
 // pause stops new attempts and waits for those in flight; events enqueued meanwhile wait in

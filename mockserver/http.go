@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -242,6 +243,12 @@ func readBody(r *http.Request) ([]byte, *apiError) {
 	if len(b) > MaxBodyBytes {
 		return nil, errorf(http.StatusRequestEntityTooLarge, CodePayloadTooLarge, "body must NOT be larger than %d bytes", MaxBodyBytes)
 	}
+	if len(bytes.TrimSpace(b)) == 0 && r.Header.Get("Content-Type") != "" {
+		// A JSON content type announces a JSON document, and no bytes are none: the
+		// platform's parser refuses it even where the body is optional. An optional body
+		// is left out by sending no content type.
+		return nil, validationf("body must not be empty when content-type is application/json")
+	}
 	return b, nil
 }
 
@@ -302,10 +309,15 @@ func (s *Server) replay(ws *workspace, req *request, now time.Time) (response, b
 	return response{status: e.status, body: e.body, header: h}, true
 }
 
-// checkRequest validates the query and body against the operation's schemas in
+// checkRequest validates the text of the body (jsontext.go), then the query and body against the operation's schemas in
 // api/openapi.json; the prepare functions then hold only what no schema can state
 // (cross-member rules, state).
 func (s *Server) checkRequest(rt route, req *request) *apiError {
+	// Every plane's requests pass here: strings that are not Unicode text are refused
+	// before the schema, which would only see them after U+FFFD replaced the bad parts.
+	if aerr := checkJSONText(req.body); aerr != nil {
+		return aerr
+	}
 	err := s.contract.ValidateRequest(rt.opID, req.query, req.body)
 	if err == nil {
 		return nil

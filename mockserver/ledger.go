@@ -15,7 +15,13 @@ import (
 type ledger struct {
 	offers []offerRecord
 	tasks  map[string]*taskRecord
-	open   map[string]int // task id -> index in offers of its open offer
+	open   map[string]int // task id -> number of its open offer (its index in offers + dropped)
+
+	// retention bounds offers and tasks (retention.go); 0: no bound. dropped is how many
+	// offers were trimmed from the front, order the task ids oldest first.
+	retention int
+	dropped   int
+	order     []string
 }
 
 // offerRecord is one offer of a task to a worker.
@@ -50,6 +56,10 @@ func (l *ledger) task(ev *match.Event) *taskRecord {
 	if tr == nil {
 		tr = &taskRecord{tags: ev.Tags}
 		l.tasks[ev.TaskID] = tr
+		if l.retention > 0 {
+			l.order = append(l.order, ev.TaskID)
+			l.trimTasks()
+		}
 	}
 	return tr
 }
@@ -57,7 +67,7 @@ func (l *ledger) task(ev *match.Event) *taskRecord {
 // closeOffer ends the task's open offer, if it has one, with the event's kind.
 func (l *ledger) closeOffer(ev *match.Event, kind match.EventKind) {
 	if i, ok := l.open[ev.TaskID]; ok {
-		l.offers[i].outcome, l.offers[i].endedAt = kind, ev.At
+		l.offers[i-l.dropped].outcome, l.offers[i-l.dropped].endedAt = kind, ev.At
 		delete(l.open, ev.TaskID)
 	}
 }
@@ -72,8 +82,9 @@ func (l *ledger) record(ev *match.Event) {
 			tr.firstOfferAt = ev.At
 		}
 		tr.offers++
-		l.open[ev.TaskID] = len(l.offers)
+		l.open[ev.TaskID] = l.dropped + len(l.offers)
 		l.offers = append(l.offers, offerRecord{taskID: ev.TaskID, workerID: ev.WorkerID, tags: ev.Tags, at: ev.At, expiresAt: ev.ExpiresAt})
+		l.trimOffers()
 	case match.EventTaskAccepted:
 		tr := l.task(ev)
 		l.closeOffer(ev, ev.Kind)
@@ -98,9 +109,37 @@ func (l *ledger) record(ev *match.Event) {
 	case match.EventTaskCancelled:
 		tr := l.task(ev)
 		if i, ok := l.open[ev.TaskID]; ok {
-			tr.workerID = l.offers[i].workerID
+			tr.workerID = l.offers[i-l.dropped].workerID
 		}
 		l.closeOffer(ev, ev.Kind)
 		tr.cancelledAt = ev.At
 	}
+}
+
+// trimOffers keeps the newest offers (retention.go). An open offer that falls off is
+// forgotten: its end is not counted.
+func (l *ledger) trimOffers() {
+	kept := keepNewest(l.offers, l.retention)
+	if len(kept) == len(l.offers) {
+		return
+	}
+	l.dropped += len(l.offers) - len(kept)
+	l.offers = kept
+	for id, i := range l.open {
+		if i < l.dropped {
+			delete(l.open, id)
+		}
+	}
+}
+
+// trimTasks keeps the milestones of the newest tasks (retention.go).
+func (l *ledger) trimTasks() {
+	kept := keepNewest(l.order, l.retention)
+	if len(kept) == len(l.order) {
+		return
+	}
+	for _, id := range l.order[:len(l.order)-len(kept)] {
+		delete(l.tasks, id)
+	}
+	l.order = kept
 }

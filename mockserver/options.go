@@ -25,6 +25,7 @@ type config struct {
 	delivery       DeliveryPolicy
 	deliveryClient *http.Client
 	requestLog     int
+	retention      int // WithRetention; 0 after defaults means no bound
 	// workerSessionTTL is how long a worker token lives; 0: DefaultWorkerSessionTTL.
 	workerSessionTTL time.Duration
 	logger           *slog.Logger
@@ -252,6 +253,19 @@ func WithDeliveryPolicy(p DeliveryPolicy) Option {
 // server's client).
 func WithDeliveryClient(c *http.Client) Option {
 	return func(cfg *config) { cfg.deliveryClient = c }
+}
+
+// WithRetention bounds what the server records for as long as it runs: webhook events,
+// delivery attempts, the stats ledger and each worker's task outcomes each keep their newest
+// n entries (at most 2n in memory; Events and Deliveries return the newest n). Default
+// DefaultRetention; n < 0 keeps everything. See docs/reliability.md, "Memory".
+func WithRetention(n int) Option {
+	return func(cfg *config) {
+		if n < 0 {
+			n = 0
+		}
+		cfg.retention = n
+	}
 }
 
 // WithRequestLog sets how many recent requests Requests keeps (default 10,000; 0 keeps none).

@@ -188,6 +188,22 @@ func TestRoutingThroughClient(t *testing.T) {
 				return []taskrouting.Reason{{Kind: taskrouting.ReasonIPNotAllowed}}
 			},
 		},
+		{
+			name: "allowedCidrs: an IPv4-mapped IPv6 ip is inside its IPv4 range",
+			setup: func(f *routingFixture) (taskrouting.UpsertWorkerParams, taskrouting.UpsertWorkerParams, taskrouting.CreateTaskParams) {
+				return taskrouting.UpsertWorkerParams{ID: "ana", IP: "::ffff:10.0.0.5"}, taskrouting.UpsertWorkerParams{ID: "ben", IP: "192.0.2.10"},
+					taskrouting.CreateTaskParams{AllowedCIDRs: []string{"10.0.0.0/8"}}
+			},
+			want: "ana",
+		},
+		{
+			name: "allowedCidrs: an IPv4-mapped range holds the plain IPv4 ip",
+			setup: func(f *routingFixture) (taskrouting.UpsertWorkerParams, taskrouting.UpsertWorkerParams, taskrouting.CreateTaskParams) {
+				return taskrouting.UpsertWorkerParams{ID: "ana", IP: "10.0.0.5"}, taskrouting.UpsertWorkerParams{ID: "ben", IP: "192.0.2.10"},
+					taskrouting.CreateTaskParams{AllowedCIDRs: []string{"::ffff:10.0.0.5"}}
+			},
+			want: "ana",
+		},
 	}
 	for _, tc := range tests {
 		for _, rules := range bothRules {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -107,7 +108,7 @@ func NewUnstarted(opts ...Option) (*Server, error) {
 }
 
 func newServer(opts []Option) (*Server, error) {
-	cfg := config{requestLog: 10_000}
+	cfg := config{requestLog: 10_000, retention: DefaultRetention}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -169,6 +170,7 @@ func newServer(opts []Option) (*Server, error) {
 	}
 	s.sessions.ttl = cfg.workerSessionTTL
 	s.deliver = newDeliverer(cfg.webhookURLs, cfg.signingSecret, cfg.clock, cfg.delivery, client, s.nudge)
+	s.deliver.retention = cfg.retention
 	s.log = cfg.logger
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -328,6 +330,10 @@ func (s *Server) Reset() {
 	s.deliver.reset()
 	s.notes.reset()
 }
+
+// freeMemory collects the state a reset dropped and returns its pages to the OS at once
+// (POST /_mock/reset; TestResetReturnsMemory measures it).
+func (s *Server) freeMemory() { debug.FreeOSMemory() }
 
 // InjectFault adds a fault; see Fault.
 func (s *Server) InjectFault(f Fault) error { return s.faults.add(f) }

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -384,7 +385,9 @@ func (sc scope) hasTask(tags []string, extra any) bool {
 		return true
 	}
 	if x, ok := extra.(*taskExtra); ok && sc.teamKey != nil {
-		if raw, ok := x.others["teamId"]; ok && string(raw) == `"`+sc.teamID+`"` {
+		// Compared decoded: "team\u005fx" names team_x, as it did when the task was routed.
+		var id string
+		if raw, ok := x.others["teamId"]; ok && json.Unmarshal(raw, &id) == nil && id == sc.teamID {
 			return true
 		}
 	}

@@ -82,6 +82,7 @@ type workerLog struct {
 }
 
 type timeline struct {
+	retention   int // each worker keeps its newest outcomes (retention.go); 0: all
 	logs        map[string]*workerLog
 	corrections []*correction // in the order made
 	shiftSeq    int
@@ -186,7 +187,7 @@ func (tl *timeline) observeEvents(events []match.Event) {
 		case match.EventTaskMatched, match.EventTaskAccepted, match.EventTaskRejected,
 			match.EventTaskCompleted, match.EventTaskExpired, match.EventTaskReleased, match.EventTaskFailed:
 			l := tl.log(ev.WorkerID)
-			l.outcomes = append(l.outcomes, outcome{kind: ev.Kind, at: ev.At, taskID: ev.TaskID})
+			l.outcomes = keepNewest(append(l.outcomes, outcome{kind: ev.Kind, at: ev.At, taskID: ev.TaskID}), tl.retention)
 		}
 	}
 }

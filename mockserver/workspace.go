@@ -91,6 +91,8 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 		idem:      idempotencyStore{entries: map[string]*idemEntry{}},
 		skillRefs: map[string]int{},
 		sessions:  sess,
+		ledger:    ledger{retention: cfg.retention},
+		time:      timeline{retention: cfg.retention},
 	}
 }
 

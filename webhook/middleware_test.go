@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -336,5 +337,41 @@ func TestHandlerLimitsBodyWithoutContentLength(t *testing.T) {
 	}
 	if calls != 1 {
 		t.Errorf("callback ran %d times, want 1", calls)
+	}
+}
+
+// TestMiddlewareClientErrorIsNotProcessed: only a 2xx from next marks an event processed. A
+// 3xx, 4xx or 5xx answer leaves it to the redelivery, which reaches next again.
+func TestMiddlewareClientErrorIsNotProcessed(t *testing.T) {
+	for _, status := range []int{http.StatusFound, http.StatusBadRequest, http.StatusNotFound, http.StatusConflict,
+		http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusInternalServerError} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			dedup, err := NewMemoryDeduper(16)
+			if err != nil {
+				t.Fatalf("NewMemoryDeduper: %v", err)
+			}
+			var calls atomic.Int32
+			next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if calls.Add(1) == 1 {
+					w.WriteHeader(status)
+					return
+				}
+				w.WriteHeader(http.StatusOK)
+			})
+			srv := httptest.NewServer(Middleware(testVerifier(t), WithDeduper(dedup))(next))
+			defer srv.Close()
+			d := signed(`{"event":"task.created","id":"evt_4xx"}`, testSecret, testNow)
+			got := []int{}
+			for range 3 {
+				s, _ := send(t, srv.URL, d)
+				got = append(got, s)
+			}
+			if diff := cmp.Diff([]int{status, 200, 204}, got); diff != "" {
+				t.Errorf("statuses (-want +got):\n%s", diff)
+			}
+			if n := calls.Load(); n != 2 {
+				t.Errorf("next ran %d times, want 2 (the failed delivery and its redelivery)", n)
+			}
+		})
 	}
 }

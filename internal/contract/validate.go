@@ -99,9 +99,12 @@ func (op *operation) checkQuery(query url.Values) []string {
 }
 
 // coerce reads query strings as the declared type; a string that does not parse is passed
-// on as is, so the schema reports the type mismatch.
+// on as is, so the schema reports the type mismatch. A scalar parameter sent more than once
+// (?limit=1&limit=2) reaches the schema as the list it is, and is refused as the wrong type:
+// the platform's query parser makes a list of a repeated name and its validator coerces only
+// a single value to a scalar, so neither the first nor the last value is picked silently.
 func coerce(kind string, values []string) any {
-	if kind == "array" {
+	if kind == "array" || len(values) > 1 {
 		out := make([]any, len(values))
 		for i, s := range values {
 			out[i] = s

@@ -165,24 +165,37 @@ func (e *Engine) startClocks(t *task, c *Clocks, res *Result) (held bool) {
 	return false
 }
 
-// nextClock is when a task's clocks next need attention in its current state; 0: never.
-func (e *Engine) nextClock(t *task) int64 {
+// clockKind names the clock nextClock found first: fireClock fires that one, so when a
+// clock is due and what it does come from one place and cannot disagree.
+type clockKind uint8
+
+const (
+	clockNone  clockKind = iota
+	clockSLA             // the shelf life ran out (wins ties: it is checked first)
+	clockStart           // a scheduled task's notBefore
+	clockMiss            // the schedule window closed (notAfter)
+)
+
+// nextClock is when a task's clocks next need attention in its current state and which
+// clock that is; 0 and clockNone: never.
+func (e *Engine) nextClock(t *task) (int64, clockKind) {
 	cl := t.cl
 	var at int64
-	earliest := func(v int64) {
+	kind := clockNone
+	earliest := func(v int64, k clockKind) {
 		if v != 0 && (at == 0 || v < at) {
-			at = v
+			at, kind = v, k
 		}
 	}
 	switch t.status {
 	case StatusScheduled:
-		earliest(cl.notBefore)
-		earliest(cl.expireAt)
+		earliest(cl.expireAt, clockSLA)
+		earliest(cl.notBefore, clockStart)
 	case StatusQueued, StatusPending:
-		earliest(cl.expireAt)
-		earliest(cl.notAfter)
+		earliest(cl.expireAt, clockSLA)
+		earliest(cl.notAfter, clockMiss)
 	}
-	return at
+	return at, kind
 }
 
 // reclock puts the task in the clock heap at its next time, or takes it out.
@@ -193,32 +206,52 @@ func (e *Engine) reclock(t *task) {
 	if t.cl.idx >= 0 {
 		e.clocks.remove(t)
 	}
-	if at := e.nextClock(t); at != 0 {
+	if at, _ := e.nextClock(t); at != 0 {
 		t.cl.at = at
 		e.clocks.push(t)
 	}
 }
 
-// fireClock runs what is due on t's clocks at its heap time. The caller has set the clock.
+// fireClock runs the clock of t that is due at the engine's time (fireDue has set it to the
+// heap time). Firing always changes the task's status: the SLA and the schedule window
+// close it (parked, failed or expired: no clock left), notBefore moves it from scheduled to
+// queued, once. When nothing is due (its times moved without a reclock) the clock is armed
+// again only for a later instant, never for now: so a rule that answers "due now" without
+// acting cannot make fireDue visit the same task at the same instant forever.
 func (e *Engine) fireClock(t *task, res *Result) {
 	cl := t.cl
 	e.clocks.remove(t)
-	now := e.now
-	switch {
-	case t.status == StatusScheduled && cl.expireAt != 0 && cl.expireAt <= now:
+	at, kind := e.nextClock(t)
+	if kind == clockNone {
+		return
+	}
+	if at > e.now { // not due after all: wait for its own time
+		e.rearmLater(t, at)
+		return
+	}
+	switch kind {
+	case clockSLA:
 		e.closeTask(t, cl.c.OnExpire, "sla", res)
-	case t.status == StatusScheduled && cl.notBefore <= now:
+	case clockStart:
 		t.status = StatusQueued
 		ev := e.taskEvent(res, EventTaskQueued, t, "")
 		ev.Reason = "schedule"
 		e.enqueue(t)
 		e.markTask(t)
-	case (t.status == StatusQueued || t.status == StatusPending) && cl.expireAt != 0 && cl.expireAt <= now:
-		e.closeTask(t, cl.c.OnExpire, "sla", res)
-	case (t.status == StatusQueued || t.status == StatusPending) && cl.notAfter != 0 && cl.notAfter <= now:
+	case clockMiss:
 		e.closeTask(t, cl.c.OnMiss, "schedule", res)
 	}
 	e.reclock(t)
+}
+
+// rearmLater puts t back in the clock heap at at, only when that is later than the engine's
+// time. It is a check of its own, apart from fireClock's test of dueness, so that no single
+// wrong comparison can arm a clock again for the instant it was taken off at without firing.
+func (e *Engine) rearmLater(t *task, at int64) {
+	if at > e.now {
+		t.cl.at = at
+		e.clocks.push(t)
+	}
 }
 
 // leaveMatching takes a queued or pending task out of matching. A pending offer is
@@ -459,6 +492,13 @@ func (t *task) escalationLevel() int {
 
 // fireDue fires, in time order, every offer expiry and task clock due by target, each
 // followed by matching at its own time. Offer expiries go first at equal times.
+//
+// The loop ends: each turn takes one entry due by target off a heap. An offer expiry
+// re-arms only as a new offer, whose deadline is now + a positive timeout (Config and
+// Escalation refuse or replace anything else), so later than this turn's instant. A task
+// clock fires at most twice per task per instant (scheduled to queued, then closed) and is
+// never re-armed at the instant it fired without acting (fireClock). Time only moves
+// forward to target, so a bounded number of turns happens at each instant.
 func (e *Engine) fireDue(res *Result, target int64, loc *time.Location) {
 	if e.platform() {
 		e.fireDuePlatform(res, target, loc)

@@ -2,6 +2,7 @@ package match
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -232,6 +233,9 @@ func (p *propRun) checkState() error {
 		}
 	}
 	p.live = live
+	if err := checkPathsAgree(p.e); err != nil {
+		return err
+	}
 	for range 3 {
 		if len(p.terminal) == 0 {
 			break
@@ -354,6 +358,31 @@ func verifyInternal(e *Engine) error {
 	for i := 1; i < len(e.deadlines.h); i++ {
 		if dlBefore(e.deadlines.h[i], e.deadlines.h[(i-1)/2]) {
 			return fmt.Errorf("deadline heap order broken")
+		}
+	}
+	return nil
+}
+
+// checkPathsAgree runs check both ways for every worker and queued task: the fast path
+// (no explanation; checkPlain for a worker without routing weights, the ordered walks'
+// choice) and the explained path that decisions and suggest-workers show. They must agree
+// on eligibility and, when eligible, on the score: a threshold or tag rule changed in one
+// path only is caught here even when matching alone would not show it.
+func checkPathsAgree(e *Engine) error {
+	for _, t := range e.taskList {
+		if t.status != StatusQueued {
+			continue
+		}
+		s := e.taskSpec(t)
+		for _, id := range slices.Sorted(maps.Keys(e.workers)) {
+			w := e.workers[id]
+			fastOK, fastScore := e.check(w, &s, true, nil)
+			var rs []Reason
+			explOK, explScore := e.check(w, &s, true, &rs)
+			if fastOK != explOK || (fastOK && fastScore != explScore) {
+				return fmt.Errorf("check paths disagree on worker %s for task %s (tags %v, thresholds %v): fast %v/%v, explained %v/%v %v",
+					id, t.id, t.tagsIn, t.thrIn, fastOK, fastScore, explOK, explScore, rs)
+			}
 		}
 	}
 	return nil

@@ -126,7 +126,7 @@ func (p *propRun) taskInput() TaskInput {
 		in.VetoedWorkers = []string{p.workerID()}
 	}
 	if p.rng.IntN(6) == 0 {
-		in.SkillThresholds = map[string]float64{p.pick(in.Tags): []float64{1, 3}[p.rng.IntN(2)]}
+		in.SkillThresholds = map[string]float64{p.pick(in.Tags): []float64{0.5, 1, 1.5, 3}[p.rng.IntN(4)]}
 	}
 	if p.rng.IntN(3) == 0 {
 		in.Routing = p.taskRouting()
