@@ -42,6 +42,8 @@ type config struct {
 	pacingWindow  time.Duration    // 0: no quota pacing
 	now           func() time.Time // the worker client's clock for session expiry; nil: time.Now
 
+	middleware []Middleware // the client's first, then the call's
+
 	idempotencyKey string
 	response       *Response
 

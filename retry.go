@@ -22,15 +22,17 @@ type callRun struct {
 	maxRetryAfter time.Duration
 	logger        *slog.Logger
 	attempts      attemptLog
+	info          *CallInfo // what CallInfoFromContext reports to middlewares
 }
 
 // newCallRun configures go-retryablehttp for one call, with the call's
 // settings. Nothing is left at the library's defaults: its logger would
 // print through the standard log package, and its error handler would hide
 // the last status and body.
-func (c *Client) newCallRun(cfg config, method, path string) *callRun {
+func (c *Client) newCallRun(cfg config, method, path string, info *CallInfo) *callRun {
 	run := &callRun{
 		c:             c,
+		info:          info,
 		maxRetryAfter: cfg.maxRetryAfter,
 		logger:        cfg.logger,
 		attempts:      attemptLog{method: method, path: path, maxRetries: cfg.maxRetries},
@@ -52,7 +54,16 @@ func (c *Client) newCallRun(cfg config, method, path string) *callRun {
 // caller sees the 429 or 503, with RetryAfter, and can reschedule.
 func (run *callRun) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	retry, stop := run.c.classify(ctx, resp, err, run.maxRetryAfter)
-	run.c.logAttempt(ctx, run.logger, &run.attempts, resp, err, retry)
+	// The library asks checkRetry even after the last allowed attempt.
+	retried := retry && stop == nil && run.attempts.attempt <= run.attempts.maxRetries
+	run.c.logAttempt(ctx, run.logger, &run.attempts, resp, err, retried)
+	if run.info != nil {
+		a := Attempt{Number: run.attempts.attempt, Start: run.attempts.start, Duration: time.Since(run.attempts.start), Err: err, Retried: retried}
+		if resp != nil {
+			a.StatusCode = resp.StatusCode
+		}
+		run.info.record(a)
+	}
 	return retry, stop
 }
 
@@ -205,8 +216,6 @@ func (c *Client) logAttempt(ctx context.Context, logger *slog.Logger, al *attemp
 			level = slog.LevelInfo
 		}
 	}
-	// The library asks checkRetry even after the last allowed attempt.
-	retrying = retrying && al.attempt <= al.maxRetries
 	if retrying {
 		level = slog.LevelWarn
 	}

@@ -60,6 +60,7 @@ func errResponse(e *apiError) response {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	requestID := s.stampRequestID(w)
 	if strings.HasPrefix(r.URL.Path, adminPrefix) {
 		s.serveAdmin(w, r)
 		return
@@ -69,7 +70,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	began := time.Now()
-	rec := Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Header: redactHeader(r.Header), At: s.clock.Now()}
+	rec := Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Header: redactHeader(r.Header), At: s.clock.Now(), RequestID: requestID}
 	rel := strings.TrimPrefix(r.URL.Path, BasePath)
 	fault, faulted := s.faults.pick(r.Method, r.URL.Path, rel)
 	if faulted && fault.Delay > 0 {

@@ -35,6 +35,7 @@ type Server struct {
 	log      *slog.Logger
 	faults   faultSet
 	rec      recorder
+	reqIDs   requestIDs // X-Request-Id of every answer (requestid.go)
 	routes   []route
 	// The worker plane: its routes, the token table and the workspace ids sign-ins name.
 	workerRoutes []route
