@@ -46,6 +46,7 @@ type config struct {
 
 	idempotencyKey string
 	response       *Response
+	jsonSet        []jsonSet // WithJSONSet, applied in order to the encoded body
 
 	// Set only by this package's own calls, never by a caller:
 	bearerSet bool     // send bearer instead of the client's credential

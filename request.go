@@ -71,6 +71,11 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 			return fmt.Errorf("taskrouting: %s %s: encode request: %w", method, path, err)
 		}
 	}
+	if len(cfg.jsonSet) > 0 {
+		if body, err = applyJSONSets(method, body, cfg.jsonSet); err != nil {
+			return fmt.Errorf("taskrouting: %s %s: %w", method, path, err)
+		}
+	}
 	target := c.baseURL + path
 	if len(query) > 0 {
 		target += "?" + query.Encode()
