@@ -18,7 +18,8 @@ type HandlerOption func(*handlerConfig)
 type handlerConfig struct {
 	maxBody int64
 	dedup   Deduper
-	onError func(*http.Request, error)
+	onError  func(*http.Request, error)
+	observer *Observer
 }
 
 // WithMaxBodyBytes limits the body read from a delivery (default
@@ -63,6 +64,10 @@ func Handler(v *Verifier, fn func(ctx context.Context, ev Event) error, opts ...
 	}
 	rc := newReceiver(v, opts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w, r, ow := rc.observe(w, r)
+		if ow != nil {
+			defer ow.done()
+		}
 		r, ok := rc.accept(w, r)
 		if !ok {
 			return
@@ -91,6 +96,10 @@ func Middleware(v *Verifier, opts ...HandlerOption) func(http.Handler) http.Hand
 	rc := newReceiver(v, opts)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w, r, ow := rc.observe(w, r)
+			if ow != nil {
+				defer ow.done()
+			}
 			r, ok := rc.accept(w, r)
 			if !ok {
 				return
@@ -159,7 +168,11 @@ func (rc *receiver) accept(w http.ResponseWriter, r *http.Request) (*http.Reques
 		rc.fail(w, r, statusFor(err), err)
 		return r, false
 	}
-	r = r.WithContext(context.WithValue(r.Context(), eventKey{}, ev))
+	ctx := r.Context()
+	if ow, ok := w.(*observedWriter); ok {
+		ctx = ow.verifiedAs(ev, nil)
+	}
+	r = r.WithContext(context.WithValue(ctx, eventKey{}, ev))
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	return r, true
@@ -180,6 +193,9 @@ func (rc *receiver) process(w http.ResponseWriter, r *http.Request, ev Event,
 		rc.fail(w, r, http.StatusServiceUnavailable, err)
 		return
 	case claim == ClaimProcessed:
+		if ow, ok := w.(*observedWriter); ok {
+			ow.result.Duplicate = true
+		}
 		w.WriteHeader(http.StatusNoContent)
 		return
 	case claim != ClaimAcquired:
@@ -196,6 +212,10 @@ func (rc *receiver) process(w http.ResponseWriter, r *http.Request, ev Event,
 func (rc *receiver) fail(w http.ResponseWriter, r *http.Request, status int, err error) {
 	if rc.cfg.onError != nil {
 		rc.cfg.onError(r, err)
+	}
+	if ow, ok := w.(*observedWriter); ok {
+		ow.verifiedAs(Event{}, err) // a no-op once verification passed
+		ow.result.Err = err
 	}
 	// Generic text only: telling a caller why verification failed helps an
 	// attacker more than a legitimate sender.
