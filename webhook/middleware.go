@@ -16,8 +16,8 @@ const DefaultMaxBodyBytes = 1 << 20
 type HandlerOption func(*handlerConfig)
 
 type handlerConfig struct {
-	maxBody int64
-	dedup   Deduper
+	maxBody  int64
+	dedup    Deduper
 	onError  func(*http.Request, error)
 	observer *Observer
 }
