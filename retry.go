@@ -196,6 +196,13 @@ type attemptLog struct {
 // logAttempt writes one line per attempt: method, path, status, attempt,
 // duration and, for transport failures, the error. Never headers or bodies,
 // so never the key.
+//
+// The level rises with what the reader must do about it: a success is
+// Debug; a 4xx other than 429 is Info (the API's answer, which the caller's
+// code branches on); an attempt that will be retried is Warn; and the
+// attempt that ends a call in a failure it would have retried (a transport
+// error, 429 or 5xx, once retries are spent or cannot wait) is Error, above
+// the retries before it, since that is where the call failed.
 func (c *Client) logAttempt(ctx context.Context, logger *slog.Logger, al *attemptLog, resp *http.Response, err error, retrying bool) {
 	if logger == nil {
 		return
@@ -208,11 +215,14 @@ func (c *Client) logAttempt(ctx context.Context, logger *slog.Logger, al *attemp
 	)
 	switch {
 	case err != nil:
-		level = slog.LevelWarn
+		level = slog.LevelError
 		attrs = append(attrs, slog.String("error", err.Error()))
 	case resp != nil:
 		attrs = append(attrs, slog.Int("status", resp.StatusCode))
-		if resp.StatusCode >= 400 {
+		switch {
+		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
+			level = slog.LevelError
+		case resp.StatusCode >= 400:
 			level = slog.LevelInfo
 		}
 	}
