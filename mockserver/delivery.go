@@ -17,6 +17,12 @@ import (
 // DeliveryPolicy says how the server retries webhook deliveries. Backoff doubles from
 // InitialBackoff up to MaxBackoff and is measured on the server's clock, so with a
 // ManualClock a retry happens exactly when the test advances past it.
+//
+// Deliveries to one URL go one at a time, in emission order: while an event is being
+// retried, every later event to that URL waits behind it until it is delivered or given up
+// after MaxAttempts. With a ManualClock that wait lasts until the test advances the clock
+// past the retries (1.55s with the defaults: 50ms, 100ms, 200ms, 400ms, 800ms), so a
+// receiver that refuses one event holds back all the others; see ManualClock.Advance.
 type DeliveryPolicy struct {
 	MaxAttempts    int           // attempts per event and endpoint, first one included; default 6
 	InitialBackoff time.Duration // wait after the first failure; default 50ms

@@ -43,12 +43,19 @@ func WithDeduper(d Deduper) HandlerOption {
 
 // WithErrorHook calls fn with the reason of every delivery answered with a
 // failure (the HTTP answer itself stays generic). The errors never hold a
-// secret, a signature or body bytes, so fn may log them as they are.
+// secret, a signature or body bytes, so fn may log them as they are. Set it
+// on every handler: it is the only place a refused delivery shows up on the
+// receiving side (ErrNoMatchingSignature for a wrong secret,
+// ErrTimestampOutsideTolerance for a clock out of step, such as a test's
+// verifier not given the mock server's manual clock).
 func WithErrorHook(fn func(r *http.Request, err error)) HandlerOption {
 	return func(c *handlerConfig) { c.onError = fn }
 }
 
-// Handler returns an http.Handler for a webhook endpoint. For each delivery
+// Handler returns an http.Handler for a webhook endpoint. Pass
+// [WithErrorHook] to learn why a delivery was refused: the sender only
+// gets a generic status, so without the hook a wrong secret or a skewed
+// clock is silent on your side. For each delivery
 // it accepts only POST (405 otherwise), reads at most the body limit (413
 // above), verifies the raw body with v before parsing anything (400 for a
 // missing or malformed header or body, 401 for a signature or timestamp that
