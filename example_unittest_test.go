@@ -27,7 +27,9 @@ func openTicket(ctx context.Context, tasks taskCreator, ticketID, language strin
 }
 
 // fakeTasks answers Create from memory: no client, no HTTP.
-type fakeTasks struct{ created []taskrouting.CreateTaskParams }
+type fakeTasks struct {
+	created []taskrouting.CreateTaskParams
+}
 
 func (f *fakeTasks) Create(_ context.Context, p taskrouting.CreateTaskParams, _ ...taskrouting.RequestOption) (*taskrouting.TaskRef, error) {
 	f.created = append(f.created, p)
