@@ -15,8 +15,8 @@ import (
 //
 // A few options only have a meaning in one place and are refused with a
 // *ParamError in the other: WithHTTPClient, WithLogger and WithUserAgent
-// shape the client; WithIdempotencyKey and WithResponseInto belong to one
-// call. A nil option is ignored.
+// shape the client; WithIdempotencyKey, WithResponseInto and WithJSONSet
+// belong to one call. A nil option is ignored.
 type RequestOption func(*config) error
 
 // Option is another name for RequestOption, the type NewClient and
@@ -217,7 +217,8 @@ type Response struct {
 	StatusCode int         // status of the last attempt, e.g. 201
 	Header     http.Header // headers of the last attempt's answer
 	// RequestID is the answer's X-Request-Id, "" when the server sent none;
-	// quote it when reporting a problem with a call.
+	// quote it when reporting a problem with a call. A failed call's is on
+	// APIError.RequestID too.
 	RequestID string
 	// Attempts is how many attempts the call made, retries included.
 	Attempts int
