@@ -118,6 +118,7 @@ type CallInfo struct {
 
 	mu       sync.Mutex
 	attempts []Attempt
+	first    [3]Attempt // backs attempts for the default budget, saving an allocation per call
 }
 
 // Attempt is one attempt of a call, as the client judged it.
@@ -143,6 +144,7 @@ func CallInfoFromContext(ctx context.Context) *CallInfo {
 
 func withCallInfo(ctx context.Context, method, path string) (context.Context, *CallInfo) {
 	ci := &CallInfo{method: method, path: path}
+	ci.attempts = ci.first[:0]
 	return context.WithValue(ctx, callInfoKey{}, ci), ci
 }
 
