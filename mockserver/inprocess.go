@@ -24,8 +24,8 @@ var ErrDropped = errors.New("mockserver: connection dropped by an injected fault
 // the socket is the same as over loopback (validation against api/openapi.json, state, the
 // clock, faults, Requests, Events), and the client above it runs its real path (retries,
 // errors, idempotency keys). Webhook deliveries still go out over HTTP to the URLs attached,
-// so a test of a receiver uses Start. A request's context is honoured before it is served,
-// not during (Fault.Delay waits its full time).
+// so a test of a receiver uses Start. The request's context reaches the handler, so a
+// cancelled call cuts a Fault.Delay short as it would over a socket.
 func (s *Server) Transport() http.RoundTripper { return handlerTransport{h: s.Handler()} }
 
 type handlerTransport struct{ h http.Handler }
