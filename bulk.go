@@ -41,7 +41,10 @@ type BulkCreateReport struct {
 
 // CreateAll creates any number of tasks through CreateMany: it splits them
 // into chunks, runs a bounded number of calls at once and sends again only
-// the entries that failed for a transient reason.
+// the entries that failed for a transient reason. It is the one to pick
+// unless you need a single request: CreateMany sends at most MaxBulkTasks
+// tasks in one call and retries nothing entry by entry (see CreateMany,
+// "Which to pick").
 //
 // Retries never duplicate a task: every entry without an ID gets a random
 // one before its first attempt, so a retry of an entry whose earlier

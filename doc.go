@@ -61,10 +61,10 @@
 //		taskrouting.WithTimeout(2*time.Second), // this call only, per attempt
 //		taskrouting.WithResponseInto(&resp))    // status, headers, request id, attempts
 //
-// WithTimeout, WithMaxRetries, WithRetryWait, WithMaxRetryAfter and
-// WithHeader work in both places. WithHTTPClient, WithLogger and
-// WithUserAgent shape a client; WithIdempotencyKey and WithResponseInto
-// belong to one call. An option given in the wrong place is a *ParamError,
+// WithTimeout, WithMaxRetries, WithRetryWait, WithMaxRetryAfter,
+// WithHeader and WithMiddleware work in both places. WithHTTPClient,
+// WithLogger and WithUserAgent shape a client; WithIdempotencyKey,
+// WithResponseInto and WithJSONSet belong to one call. An option given in the wrong place is a *ParamError,
 // and a call refused that way sends nothing.
 //
 // # Errors
@@ -76,6 +76,32 @@
 // sentinels (ErrTaskExists, ErrBacklogFull, ErrInvalidState,
 // ErrIdempotencyKey). A caller mistake, such as an empty id, is a
 // *ParamError (ErrInvalidParams) returned before any request is sent.
+// APIError.RequestID is the answer's X-Request-Id: quote it when reporting
+// a failed call (a success's is on Response, via WithResponseInto).
+//
+// A webhook handler that accepts each task.matched should use
+// Decisions.EnsureAccepted rather than Accept: a redelivery after a lost
+// answer finds the task already accepted, which EnsureAccepted counts as
+// done instead of failing with ErrInvalidState.
+//
+// # Middleware and tracing
+//
+// WithMiddleware wraps each call, once however many attempts it makes, at
+// the client (outermost, in the order given) and at a call (inside the
+// client's). CallInfoFromContext tells a middleware the call's operation
+// id ("tasks.create"), path template ("/tasks/{id}") and, after next, its
+// attempts. The module github.com/taskrouting/taskrouting-go/otel builds
+// OpenTelemetry spans and metrics on it, kept out of this module's
+// dependencies:
+//
+//	tel, err := taskroutingotel.New()
+//	c, err := taskrouting.NewClient(base, key, taskrouting.WithMiddleware(tel.Middleware()))
+//
+// Client.Do sends any operation, modelled here or not, through the same
+// path as the typed methods; WithJSONSet adds a body member a params type
+// lacks. For unit tests without a socket, put the mock server's in-process
+// transport under the client: WithHTTPClient(&http.Client{Transport:
+// srv.Transport()}) (see Example_unitTestsWithoutHTTP).
 //
 // # Retries
 //

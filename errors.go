@@ -81,6 +81,10 @@ type APIError struct {
 	RetryAfter time.Duration
 	// Quota is the client's quota snapshot including this response's headers.
 	Quota Quota
+	// RequestID is the answer's X-Request-Id, "" when the server sent none.
+	// Quote it when reporting a failed call to the platform; the mock
+	// server sends one on every answer (mockserver.RequestIDHeader).
+	RequestID string
 }
 
 // Error returns "taskrouting: <method> <path>: <status> <code>: <message>".

@@ -15,8 +15,8 @@ import (
 //
 // A few options only have a meaning in one place and are refused with a
 // *ParamError in the other: WithHTTPClient, WithLogger and WithUserAgent
-// shape the client; WithIdempotencyKey and WithResponseInto belong to one
-// call. A nil option is ignored.
+// shape the client; WithIdempotencyKey, WithResponseInto and WithJSONSet
+// belong to one call. A nil option is ignored.
 type RequestOption func(*config) error
 
 // Option is another name for RequestOption, the type NewClient and
@@ -42,8 +42,11 @@ type config struct {
 	pacingWindow  time.Duration    // 0: no quota pacing
 	now           func() time.Time // the worker client's clock for session expiry; nil: time.Now
 
+	middleware []Middleware // the client's first, then the call's
+
 	idempotencyKey string
 	response       *Response
+	jsonSet        []jsonSet // WithJSONSet, applied in order to the encoded body
 
 	// Set only by this package's own calls, never by a caller:
 	bearerSet bool     // send bearer instead of the client's credential
@@ -214,7 +217,8 @@ type Response struct {
 	StatusCode int         // status of the last attempt, e.g. 201
 	Header     http.Header // headers of the last attempt's answer
 	// RequestID is the answer's X-Request-Id, "" when the server sent none;
-	// quote it when reporting a problem with a call.
+	// quote it when reporting a problem with a call. A failed call's is on
+	// APIError.RequestID too.
 	RequestID string
 	// Attempts is how many attempts the call made, retries included.
 	Attempts int

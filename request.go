@@ -20,6 +20,10 @@ import (
 // or hostile server cannot exhaust memory.
 const maxResponseBytes = 16 << 20
 
+// requestIDHeader names the id a server gives each answer; Response and
+// APIError keep it.
+const requestIDHeader = "X-Request-Id"
+
 // ownedHeader reports the headers the client sets itself; WithHeader may
 // not replace them.
 func ownedHeader(canonical string) bool {
@@ -70,6 +74,11 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 			return fmt.Errorf("taskrouting: %s %s: encode request: %w", method, path, err)
 		}
 	}
+	if len(cfg.jsonSet) > 0 {
+		if body, err = applyJSONSets(method, body, cfg.jsonSet); err != nil {
+			return fmt.Errorf("taskrouting: %s %s: %w", method, path, err)
+		}
+	}
 	target := c.baseURL + path
 	if len(query) > 0 {
 		target += "?" + query.Encode()
@@ -78,7 +87,8 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 	if body != nil {
 		rawBody = body
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, method, target, rawBody)
+	callCtx, info := withCallInfo(ctx, method, path)
+	req, err := retryablehttp.NewRequestWithContext(callCtx, method, target, rawBody)
 	if err != nil {
 		return fmt.Errorf("taskrouting: %s %s: build request: %w", method, path, err)
 	}
@@ -103,8 +113,8 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 		req.Header["Idempotency-Key"] = []string{key}
 	}
 
-	run := c.newCallRun(cfg, method, path)
-	resp, err := run.rc.Do(req)
+	run := c.newCallRun(cfg, method, path, info)
+	resp, err := runMiddleware(cfg.middleware, req, run)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 			err = fmt.Errorf("%w (%w)", ctxErr, err)
@@ -116,7 +126,7 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 		*cfg.response = Response{
 			StatusCode: resp.StatusCode,
 			Header:     resp.Header,
-			RequestID:  resp.Header.Get("X-Request-Id"),
+			RequestID:  resp.Header.Get(requestIDHeader),
 			Attempts:   run.attempts.attempt,
 		}
 	}
@@ -159,6 +169,7 @@ func (c *Client) apiError(method, path string, resp *http.Response, raw []byte, 
 		Method:     method,
 		Path:       path,
 		Quota:      quota,
+		RequestID:  resp.Header.Get(requestIDHeader),
 	}
 	var env struct {
 		Error *struct {

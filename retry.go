@@ -22,15 +22,17 @@ type callRun struct {
 	maxRetryAfter time.Duration
 	logger        *slog.Logger
 	attempts      attemptLog
+	info          *CallInfo // what CallInfoFromContext reports to middlewares
 }
 
 // newCallRun configures go-retryablehttp for one call, with the call's
 // settings. Nothing is left at the library's defaults: its logger would
 // print through the standard log package, and its error handler would hide
 // the last status and body.
-func (c *Client) newCallRun(cfg config, method, path string) *callRun {
+func (c *Client) newCallRun(cfg config, method, path string, info *CallInfo) *callRun {
 	run := &callRun{
 		c:             c,
+		info:          info,
 		maxRetryAfter: cfg.maxRetryAfter,
 		logger:        cfg.logger,
 		attempts:      attemptLog{method: method, path: path, maxRetries: cfg.maxRetries},
@@ -52,7 +54,16 @@ func (c *Client) newCallRun(cfg config, method, path string) *callRun {
 // caller sees the 429 or 503, with RetryAfter, and can reschedule.
 func (run *callRun) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	retry, stop := run.c.classify(ctx, resp, err, run.maxRetryAfter)
-	run.c.logAttempt(ctx, run.logger, &run.attempts, resp, err, retry)
+	// The library asks checkRetry even after the last allowed attempt.
+	retried := retry && stop == nil && run.attempts.attempt <= run.attempts.maxRetries
+	run.c.logAttempt(ctx, run.logger, &run.attempts, resp, err, retried)
+	if run.info != nil {
+		a := Attempt{Number: run.attempts.attempt, Start: run.attempts.start, Duration: time.Since(run.attempts.start), Err: err, Retried: retried}
+		if resp != nil {
+			a.StatusCode = resp.StatusCode
+		}
+		run.info.record(a)
+	}
 	return retry, stop
 }
 
@@ -185,6 +196,13 @@ type attemptLog struct {
 // logAttempt writes one line per attempt: method, path, status, attempt,
 // duration and, for transport failures, the error. Never headers or bodies,
 // so never the key.
+//
+// The level rises with what the reader must do about it: a success is
+// Debug; a 4xx other than 429 is Info (the API's answer, which the caller's
+// code branches on); an attempt that will be retried is Warn; and the
+// attempt that ends a call in a failure it would have retried (a transport
+// error, 429 or 5xx, once retries are spent or cannot wait) is Error, above
+// the retries before it, since that is where the call failed.
 func (c *Client) logAttempt(ctx context.Context, logger *slog.Logger, al *attemptLog, resp *http.Response, err error, retrying bool) {
 	if logger == nil {
 		return
@@ -197,16 +215,17 @@ func (c *Client) logAttempt(ctx context.Context, logger *slog.Logger, al *attemp
 	)
 	switch {
 	case err != nil:
-		level = slog.LevelWarn
+		level = slog.LevelError
 		attrs = append(attrs, slog.String("error", err.Error()))
 	case resp != nil:
 		attrs = append(attrs, slog.Int("status", resp.StatusCode))
-		if resp.StatusCode >= 400 {
+		switch {
+		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
+			level = slog.LevelError
+		case resp.StatusCode >= 400:
 			level = slog.LevelInfo
 		}
 	}
-	// The library asks checkRetry even after the last allowed attempt.
-	retrying = retrying && al.attempt <= al.maxRetries
 	if retrying {
 		level = slog.LevelWarn
 	}

@@ -49,6 +49,13 @@ type createManyBody struct {
 // entry is a *ParamError naming its index and nothing is sent. For more
 // tasks than one call takes, or to retry failed entries, use CreateAll.
 //
+// Which to pick: CreateMany is one request, the platform's own operation,
+// and leaves every failed entry to you (a transient failure of one entry
+// is not retried). CreateAll takes any number of tasks, splits them into
+// CreateMany calls run a few at a time, gives each entry an id so a retry
+// can never create it twice, and retries the entries that failed for a
+// transient reason. Use CreateAll unless you need the one request.
+//
 // API: tasks.createMany, POST /tasks/bulk
 func (s *TasksService) CreateMany(ctx context.Context, tasks []CreateTaskParams, opts ...RequestOption) (*BulkTaskReport, error) {
 	if len(tasks) < 1 || len(tasks) > MaxBulkTasks {

@@ -63,6 +63,14 @@ func (c *ManualClock) Now() time.Time {
 
 // Advance moves the clock forward by d, running every expiry and webhook retry that falls due
 // on the way, in time order, before it returns. A negative d is treated as zero.
+//
+// Webhook deliveries go one at a time per endpoint: an event is not sent until the one before
+// it to that URL was delivered or given up. So when a receiver refuses a delivery, the retry
+// waits for the clock to reach it, and every later event to that URL waits behind it: a test
+// that only advances a little sees nothing more arrive. With the default DeliveryPolicy an
+// event is given up 1.55s of clock time after its first refused attempt (six attempts, waits
+// of 50ms doubling); Advance past that, or fix the receiver (Start logs each refusal with its
+// usual cause).
 func (c *ManualClock) Advance(d time.Duration) {
 	if d < 0 {
 		d = 0

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/taskrouting/taskrouting-go/webhook"
@@ -16,6 +17,12 @@ import (
 // DeliveryPolicy says how the server retries webhook deliveries. Backoff doubles from
 // InitialBackoff up to MaxBackoff and is measured on the server's clock, so with a
 // ManualClock a retry happens exactly when the test advances past it.
+//
+// Deliveries to one URL go one at a time, in emission order: while an event is being
+// retried, every later event to that URL waits behind it until it is delivered or given up
+// after MaxAttempts. With a ManualClock that wait lasts until the test advances the clock
+// past the retries (1.55s with the defaults: 50ms, 100ms, 200ms, 400ms, 800ms), so a
+// receiver that refuses one event holds back all the others; see ManualClock.Advance.
 type DeliveryPolicy struct {
 	MaxAttempts    int           // attempts per event and endpoint, first one included; default 6
 	InitialBackoff time.Duration // wait after the first failure; default 50ms
@@ -68,6 +75,9 @@ type Delivery struct {
 	StatusCode int       // 0 when no response arrived
 	Err        string    // transport error, empty when a response arrived
 	Outcome    string    // OutcomeDelivered, OutcomeRetrying or OutcomeFailed
+	// Reason is the first line of a refusing receiver's answer (at most 200 bytes), empty
+	// for a 2xx or when it sent no body.
+	Reason string
 }
 
 // Event is one webhook event the server emitted, in emission order.
@@ -97,6 +107,8 @@ type deliverer struct {
 	wake   func() // tells the real-clock scheduler that a deadline may have moved
 	logger *slog.Logger
 	manual bool // the clock is a ManualClock: a retry waits for the test to move it
+	// testLog, when set, hears of every refused attempt (WithTestLogger).
+	testLog testing.TB
 
 	retention int // keep the newest events and attempts (retention.go); 0: all
 
@@ -164,12 +176,12 @@ func (d *deliverer) pumpLocked(now time.Time) {
 func (d *deliverer) attempt(ep *endpoint, ev *Event, n int) {
 	defer d.inflight.Done()
 	at := d.clock.Now()
-	status, errText := d.post(ep.url, ev, at)
+	status, errText, reason := d.post(ep.url, ev, at)
 
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	now := d.clock.Now()
-	rec := Delivery{EventID: ev.ID, Kind: ev.Kind, URL: ep.url, Attempt: n, At: at, StatusCode: status, Err: errText}
+	rec := Delivery{EventID: ev.ID, Kind: ev.Kind, URL: ep.url, Attempt: n, At: at, StatusCode: status, Err: errText, Reason: reason}
 	switch {
 	case status >= 200 && status < 300:
 		rec.Outcome = OutcomeDelivered
@@ -179,6 +191,7 @@ func (d *deliverer) attempt(ep *endpoint, ev *Event, n int) {
 		rec.Outcome = OutcomeRetrying
 	}
 	d.log = keepNewest(append(d.log, rec), d.retention)
+	d.reportRefusal(rec)
 	ep.busy = false
 	if rec.Outcome == OutcomeRetrying {
 		ep.nextAt = now.Add(d.policy.backoff(n))
@@ -198,24 +211,29 @@ func (d *deliverer) attempt(ep *endpoint, ev *Event, n int) {
 
 // post makes one signed attempt; each attempt is signed afresh at the server clock's time so
 // a receiver's tolerance window applies to the attempt, not to the event's creation.
-func (d *deliverer) post(url string, ev *Event, at time.Time) (int, string) {
+func (d *deliverer) post(url string, ev *Event, at time.Time) (status int, errText, reason string) {
 	ctx, cancel := context.WithTimeout(context.Background(), d.policy.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(ev.Payload))
 	if err != nil {
-		return 0, err.Error()
+		return 0, err.Error(), ""
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "taskrouting-mockserver")
 	req.Header.Set(webhook.SignatureHeader, webhook.Sign(ev.Payload, d.secret, at))
 	resp, err := d.client.Do(req)
 	if err != nil {
-		return 0, err.Error()
+		return 0, err.Error(), ""
 	}
 	defer resp.Body.Close()
-	// Drain a little so the connection can be reused; receivers' bodies are not interesting.
+	// A refusal's first bytes are its reason; the rest is drained (a little) so the
+	// connection can be reused.
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		head, _ := io.ReadAll(io.LimitReader(resp.Body, 4*reasonBytes))
+		reason = firstLine(head)
+	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	return resp.StatusCode, ""
+	return resp.StatusCode, "", reason
 }
 
 // nextDue is the earliest time an idle endpoint's head becomes due.

@@ -138,7 +138,12 @@
 //
 // With a ManualClock a failed attempt waits for its retry until the test moves the clock,
 // and every later event to that endpoint waits behind it (head-of-line). WithLogger makes
-// the server say so, and log each request and delivery attempt.
+// the server say so, and log each request and delivery attempt. A server made by Start
+// also writes each refused attempt to the test's log (WithTestLogger): the status, the first
+// line of the receiver's answer and the usual cause of a 400 or 401.
+//
+// Transport serves requests with the server's handler in-process, for unit tests that put it
+// under a client (taskrouting.WithHTTPClient) and open no socket.
 //
 // # Notification sequences and workflow runs
 //

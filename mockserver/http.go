@@ -61,6 +61,7 @@ func errResponse(e *apiError) response {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	requestID := s.stampRequestID(w)
 	if strings.HasPrefix(r.URL.Path, adminPrefix) {
 		s.serveAdmin(w, r)
 		return
@@ -70,7 +71,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	began := time.Now()
-	rec := Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Header: redactHeader(r.Header), At: s.clock.Now()}
+	rec := Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Header: redactHeader(r.Header), At: s.clock.Now(), RequestID: requestID}
 	rel := strings.TrimPrefix(r.URL.Path, BasePath)
 	if !strings.HasPrefix(r.URL.Path, BasePath+"/") {
 		s.log.Warn("request outside the base path: the platform answers 404; give the client Server.URL()", "method", r.Method, "path", r.URL.Path, "basePath", BasePath)

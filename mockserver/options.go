@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -29,6 +30,7 @@ type config struct {
 	// workerSessionTTL is how long a worker token lives; 0: DefaultWorkerSessionTTL.
 	workerSessionTTL time.Duration
 	logger           *slog.Logger
+	testLog          testing.TB // WithTestLogger; Start sets it to its t
 	errs             []error
 	// noResponseChecks turns off checking answers against api/openapi.json inside a test
 	// binary; only the throughput benchmark sets it, to measure the server as it runs

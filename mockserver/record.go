@@ -20,6 +20,7 @@ type Request struct {
 	StatusCode int    // what was answered; 0 when the connection was dropped
 	Fault      string // "status", "drop-before-commit", "drop-after-commit", "delay" or empty
 	At         time.Time
+	RequestID  string // the X-Request-Id the answer carried (RequestIDHeader)
 }
 
 const redacted = "[REDACTED]"

@@ -36,6 +36,7 @@ type Server struct {
 	log      *slog.Logger
 	faults   faultSet
 	rec      recorder
+	reqIDs   requestIDs // X-Request-Id of every answer (requestid.go)
 	routes   []route
 	// The worker plane: its routes, the token table and the workspace ids sign-ins name.
 	workerRoutes []route
@@ -85,7 +86,8 @@ func New(opts ...Option) (*Server, error) {
 // Start is New for tests: it fails the test on error and closes the server on t.Cleanup.
 func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
-	s, err := New(opts...)
+	// The test hears of every refused webhook delivery unless the options say otherwise.
+	s, err := New(append([]Option{WithTestLogger(t)}, opts...)...)
 	if err != nil {
 		t.Fatalf("mockserver.Start: %v", err)
 	}
@@ -176,6 +178,7 @@ func newServer(opts []Option) (*Server, error) {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.deliver.logger = s.log
+	s.deliver.testLog = cfg.testLog
 	s.notes = notifier{client: client, secret: cfg.signingSecret, timeout: cfg.delivery.Timeout}
 	_, s.deliver.manual = cfg.clock.(*ManualClock)
 	s.workspaces = s.newWorkspaces()

@@ -60,8 +60,11 @@ func prepCheckTask(r *request) (op, *apiError) {
 		if lim := ws.limits.TaskRate; lim > 0 && !ws.rateStart.IsZero() && now.Before(ws.rateStart.Add(ws.limits.TaskRateWindow)) && ws.rateUsed >= lim {
 			refuse(errorf(http.StatusTooManyRequests, CodeRateLimited, "task rate limit of %d per %s reached", lim, ws.limits.TaskRateWindow))
 		}
+		// The routing rules (requiredSkills, teams, place, network) count as the create's
+		// would: a task no one qualifies for by them waits just as surely as an unknown tag.
 		cands, err := ws.engine.SuggestWorkers(match.SuggestInput{Tags: in.Tags, Priority: in.Priority,
-			VetoedWorkers: in.VetoedWorkers, SkillThresholds: in.SkillThresholds, Limit: 100})
+			VetoedWorkers: in.VetoedWorkers, SkillThresholds: in.SkillThresholds,
+			Routing: ws.resolveTaskRouting(in.Routing), Limit: 100})
 		if err != nil {
 			refuse(matchError(err))
 		}

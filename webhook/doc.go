@@ -27,6 +27,11 @@
 //
 // # Receiving with net/http
 //
+// Give every handler [WithErrorHook] first: the sender is only ever told a
+// generic status, so without the hook a refused delivery (a wrong secret, a
+// clock out of tolerance, your callback's error) leaves no trace on your
+// side and looks like "no events arrive".
+//
 // [Handler] does all of the above for a mux: it limits the body, verifies,
 // parses, calls your function, answers the sender with the status that makes
 // it retry a failed delivery (and only such) and, with [WithDeduper], skips
@@ -42,7 +47,20 @@
 //			...
 //		}
 //		return nil // an error answers 500, so the sender retries
-//	}, webhook.WithDeduper(dedup)))
+//	}, webhook.WithErrorHook(func(r *http.Request, err error) {
+//		slog.WarnContext(r.Context(), "webhook refused", "err", err) // never a secret or body bytes
+//	}), webhook.WithDeduper(dedup)))
+//
+// A callback that answers a task.matched must expect the same match twice:
+// when a first delivery's accept went through but its answer was lost, the
+// sender delivers again and a second accept answers 409 invalid_state. Use
+// taskrouting's Decisions.EnsureAccepted, which counts an accept already
+// made as done, and return nil for an offer that moved on
+// (ErrInvalidState), since no retry can change it.
+//
+// [WithObserver] reports each delivery's progress (received, verified or
+// why not, answered) for tracing; the OpenTelemetry module
+// github.com/taskrouting/taskrouting-go/otel builds its spans on it.
 //
 // [MemoryDeduper] de-duplicates within one process. Receivers running as
 // several replicas share the de-duplication through Redis with the

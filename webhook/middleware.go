@@ -16,9 +16,10 @@ const DefaultMaxBodyBytes = 1 << 20
 type HandlerOption func(*handlerConfig)
 
 type handlerConfig struct {
-	maxBody int64
-	dedup   Deduper
-	onError func(*http.Request, error)
+	maxBody  int64
+	dedup    Deduper
+	onError  func(*http.Request, error)
+	observer *Observer
 }
 
 // WithMaxBodyBytes limits the body read from a delivery (default
@@ -42,12 +43,19 @@ func WithDeduper(d Deduper) HandlerOption {
 
 // WithErrorHook calls fn with the reason of every delivery answered with a
 // failure (the HTTP answer itself stays generic). The errors never hold a
-// secret, a signature or body bytes, so fn may log them as they are.
+// secret, a signature or body bytes, so fn may log them as they are. Set it
+// on every handler: it is the only place a refused delivery shows up on the
+// receiving side (ErrNoMatchingSignature for a wrong secret,
+// ErrTimestampOutsideTolerance for a clock out of step, such as a test's
+// verifier not given the mock server's manual clock).
 func WithErrorHook(fn func(r *http.Request, err error)) HandlerOption {
 	return func(c *handlerConfig) { c.onError = fn }
 }
 
-// Handler returns an http.Handler for a webhook endpoint. For each delivery
+// Handler returns an http.Handler for a webhook endpoint. Pass
+// [WithErrorHook] to learn why a delivery was refused: the sender only
+// gets a generic status, so without the hook a wrong secret or a skewed
+// clock is silent on your side. For each delivery
 // it accepts only POST (405 otherwise), reads at most the body limit (413
 // above), verifies the raw body with v before parsing anything (400 for a
 // missing or malformed header or body, 401 for a signature or timestamp that
@@ -63,6 +71,10 @@ func Handler(v *Verifier, fn func(ctx context.Context, ev Event) error, opts ...
 	}
 	rc := newReceiver(v, opts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w, r, ow := rc.observe(w, r)
+		if ow != nil {
+			defer ow.done()
+		}
 		r, ok := rc.accept(w, r)
 		if !ok {
 			return
@@ -91,6 +103,10 @@ func Middleware(v *Verifier, opts ...HandlerOption) func(http.Handler) http.Hand
 	rc := newReceiver(v, opts)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w, r, ow := rc.observe(w, r)
+			if ow != nil {
+				defer ow.done()
+			}
 			r, ok := rc.accept(w, r)
 			if !ok {
 				return
@@ -159,7 +175,11 @@ func (rc *receiver) accept(w http.ResponseWriter, r *http.Request) (*http.Reques
 		rc.fail(w, r, statusFor(err), err)
 		return r, false
 	}
-	r = r.WithContext(context.WithValue(r.Context(), eventKey{}, ev))
+	ctx := r.Context()
+	if ow, ok := w.(*observedWriter); ok {
+		ctx = ow.verifiedAs(ev, nil)
+	}
+	r = r.WithContext(context.WithValue(ctx, eventKey{}, ev))
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	return r, true
@@ -180,6 +200,9 @@ func (rc *receiver) process(w http.ResponseWriter, r *http.Request, ev Event,
 		rc.fail(w, r, http.StatusServiceUnavailable, err)
 		return
 	case claim == ClaimProcessed:
+		if ow, ok := w.(*observedWriter); ok {
+			ow.result.Duplicate = true
+		}
 		w.WriteHeader(http.StatusNoContent)
 		return
 	case claim != ClaimAcquired:
@@ -196,6 +219,10 @@ func (rc *receiver) process(w http.ResponseWriter, r *http.Request, ev Event,
 func (rc *receiver) fail(w http.ResponseWriter, r *http.Request, status int, err error) {
 	if rc.cfg.onError != nil {
 		rc.cfg.onError(r, err)
+	}
+	if ow, ok := w.(*observedWriter); ok {
+		ow.verifiedAs(Event{}, err) // a no-op once verification passed
+		ow.result.Err = err
 	}
 	// Generic text only: telling a caller why verification failed helps an
 	// attacker more than a legitimate sender.

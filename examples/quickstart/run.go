@@ -219,7 +219,7 @@ func (l *loop) answer(ctx context.Context, m webhook.TaskMatched) error {
 		return wrapIf(err, "reject "+m.TaskID)
 	}
 	fmt.Fprintf(l.out, "    %s accepts it\n", who)
-	_, err := l.c.Decisions.Accept(ctx, m.TaskID, m.WorkerID)
+	_, err := l.c.Decisions.EnsureAccepted(ctx, m.TaskID, m.WorkerID) // a redelivery after a lost answer is done
 	var apiErr *taskrouting.APIError
 	if errors.As(err, &apiErr) && errors.Is(err, taskrouting.ErrInvalidState) {
 		// The offer is gone (it expired or the task was cancelled); the service says so in a

@@ -1,0 +1,64 @@
+package taskrouting
+
+import (
+	"context"
+	"errors"
+)
+
+// EnsureAccepted accepts a task offered to workerID and, unlike Accept,
+// treats an accept that was already made as done: when the platform
+// answers 409 invalid_state, it reads the task, and if workerID holds it
+// (accepted, or since completed) it returns the task's state with a nil
+// error. Otherwise the 409 is returned as it came (ErrInvalidState): the
+// offer moved on (it expired, went to someone else, or the task was
+// cancelled) and no retry can change that.
+//
+// Use it where one match can be acted on twice, above all in a webhook
+// handler: when a first task.matched delivery's accept went through but
+// its answer was lost, the sender delivers again, and a plain Accept now
+// answers 409, the handler 500, and the sender retries in vain while later
+// events queue behind it:
+//
+//	ref, err := c.Decisions.EnsureAccepted(ctx, m.TaskID, m.WorkerID)
+//	if errors.Is(err, taskrouting.ErrInvalidState) {
+//		return nil // the offer moved on; a redelivery cannot help
+//	}
+//	return err
+//
+// It sends tasks.accept (POST /tasks/{id}/accept) and, after a 409, tasks.get
+// (GET /tasks/{id}); opts apply to both (WithIdempotencyKey and
+// WithResponseInto to the accept alone).
+func (s *DecisionsService) EnsureAccepted(ctx context.Context, taskID, workerID string, opts ...RequestOption) (*TaskRef, error) {
+	ref, err := s.Accept(ctx, taskID, workerID, opts...)
+	if err == nil || !errors.Is(err, ErrInvalidState) {
+		return ref, err
+	}
+	task, getErr := s.c.getTaskForCheck(ctx, taskID, opts)
+	if getErr != nil {
+		return nil, err // the accept's answer says more than the failed read
+	}
+	if task.WorkerID == workerID && (task.Status == TaskStatusAccepted || task.Status == TaskStatusCompleted) {
+		return &TaskRef{ID: task.ID, Status: task.Status}, nil
+	}
+	return nil, err
+}
+
+// getTaskForCheck reads a task with the caller's options less the ones
+// that belong to the first call of a pair.
+func (c *Client) getTaskForCheck(ctx context.Context, taskID string, opts []RequestOption) (*Task, error) {
+	own := make([]RequestOption, 0, len(opts)+2)
+	own = append(own, opts...)
+	own = append(own, dropCallOnly)
+	var out Task
+	if err := c.call(ctx, "GET", escapePath("/tasks/", taskID), nil, nil, &out, own); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// dropCallOnly undoes WithIdempotencyKey, WithResponseInto and WithJSONSet, for the
+// second call of a method that sends two.
+func dropCallOnly(o *config) error {
+	o.idempotencyKey, o.response, o.jsonSet = "", nil, nil
+	return nil
+}
