@@ -96,6 +96,8 @@ type Term struct {
 	Key   string // the worker attribute's path, e.g. "skills", "routing.team"
 	Op    Op     // OpHas or OpEq
 	Value string // the constant, as text
+	// Source is the comparison the term came from, to evaluate the term on its own.
+	Source *Compare `json:"-"`
 }
 
 // Tag is the tag that stands for the term on a worker here: "skills:support" for HAS,
@@ -133,7 +135,8 @@ func SkillTerms(n Node, def Scope) (terms []Term, ok bool) {
 			if name, isName := k.Path[0].(string); isName && len(k.Path) == 1 && identity[name] {
 				return false
 			}
-			terms = append(terms, Term{Key: k.Name(), Op: n.Op, Value: constText(c)})
+			terms = append(terms, Term{Key: k.Name(), Op: n.Op, Value: constText(c),
+				Source: &Compare{Op: n.Op, L: &Key{Scope: ScopeWorker, Path: k.Path, At: k.At}, R: c, At: n.At}})
 			return true
 		}
 		return false

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // docTask is the task of the documentation's key examples.
@@ -195,8 +196,8 @@ func TestSkillTerms(t *testing.T) {
 		wantOK bool
 	}{
 		{`(skills HAS 'support') AND (languages HAS 'english')`,
-			[]Term{{"skills", OpHas, "support"}, {"languages", OpHas, "english"}}, true},
-		{`team == "sales" AND routing.level == 2`, []Term{{"team", OpEq, "sales"}, {"routing.level", OpEq, "2"}}, true},
+			[]Term{{Key: "skills", Op: OpHas, Value: "support"}, {Key: "languages", Op: OpHas, Value: "english"}}, true},
+		{`team == "sales" AND routing.level == 2`, []Term{{Key: "team", Op: OpEq, Value: "sales"}, {Key: "routing.level", Op: OpEq, Value: "2"}}, true},
 		{`skills HAS 'a' OR skills HAS 'b'`, nil, false},
 		{`rating > 3`, nil, false},
 		{`worker.skills HAS task.skill`, nil, false},
@@ -208,15 +209,27 @@ func TestSkillTerms(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, ok := SkillTerms(n, ScopeWorker)
+
 		if ok != tt.wantOK {
 			t.Errorf("SkillTerms(%s) ok = %v, want %v", tt.src, ok, tt.wantOK)
 		}
-		if diff := cmp.Diff(tt.want, got); diff != "" {
+		if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(Term{}, "Source")); diff != "" {
 			t.Errorf("SkillTerms(%s) (-want +got):\n%s", tt.src, diff)
 		}
 	}
-	if got := (Term{"skills", OpHas, "a"}).Tag(); got != "skills:a" {
+	if got := (Term{Key: "skills", Op: OpHas, Value: "a"}).Tag(); got != "skills:a" {
 		t.Errorf("tag = %q", got)
+	}
+	// A term's Source evaluates the term alone, with the constant's own type.
+	n, _ := Parse(`skills HAS "a" AND manager == true AND tiers[1] == 2`)
+	terms, _ := SkillTerms(n, ScopeWorker)
+	worker := map[string]any{"skills": []any{"b"}, "manager": true, "tiers": []any{1.0, 2.0}}
+	var got []bool
+	for _, term := range terms {
+		got = append(got, Eval(term.Source, &Env{Default: ScopeTask, Worker: worker}))
+	}
+	if diff := cmp.Diff([]bool{false, true, true}, got); diff != "" {
+		t.Errorf("terms alone (-want +got):\n%s", diff)
 	}
 }
 
