@@ -314,4 +314,3 @@ func (b *builder) workers() {
 }
 
 func (b *builder) find(f Finding) { b.plan.Findings = append(b.plan.Findings, f) }
-
