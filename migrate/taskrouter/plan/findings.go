@@ -40,6 +40,10 @@ const (
 	// KindRulesMismatch: after falling back to a queue tag, the service's matching rules
 	// still select other workers than the expression (shadow.Verify).
 	KindRulesMismatch Kind = "rulesMismatch"
+	// KindSkillTermsFallback: a segment's skill tags did not select its workers under the
+	// service's matching rules (any shared tag, say, instead of every tag), so it uses one
+	// queue tag instead and its workers carry the queue's name.
+	KindSkillTermsFallback Kind = "skillTermsFallback"
 )
 
 // Finding is one construct of the workspace the plan could not express as it is.
