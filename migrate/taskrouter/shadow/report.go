@@ -81,14 +81,17 @@ func (s *Stats) rates() {
 
 // Report is the result of a replay.
 type Report struct {
-	Events   int      `json:"events"`
-	Tasks    int      `json:"tasks"`
-	Overall  Stats    `json:"overall"`
-	Queues   []Stats  `json:"queues"`
-	Skipped  []Skip   `json:"skipped,omitempty"`
-	Rules    string   `json:"rules"`
-	Findings int      `json:"planFindings"`
-	Notes    []string `json:"notes,omitempty"`
+	Events   int     `json:"events"`
+	Tasks    int     `json:"tasks"`
+	Overall  Stats   `json:"overall"`
+	Queues   []Stats `json:"queues"`
+	Skipped  []Skip  `json:"skipped,omitempty"`
+	Rules    string  `json:"rules"`
+	Findings int     `json:"planFindings"`
+	// MockRequests counts the questions put to the mock server (suggest-workers and
+	// availability changes); answers still valid are reused (see Replay).
+	MockRequests int      `json:"mockRequests"`
+	Notes        []string `json:"notes,omitempty"`
 }
 
 // Skip counts events the replay could not use, by reason.

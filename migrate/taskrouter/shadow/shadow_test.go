@@ -134,9 +134,9 @@ func TestReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var progress []int
+	var progress []Progress
 	rep, err := Replay(t.Context(), ws, p, strings.NewReader(scenario), Options{
-		ProgressEvery: 5, Progress: func(n int, _ time.Time) { progress = append(progress, n) }})
+		ProgressEvery: 10, Progress: func(p Progress) { progress = append(progress, p) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,9 @@ func TestReplay(t *testing.T) {
 	if diff := cmp.Diff(wantSkips, rep.Skipped); diff != "" {
 		t.Errorf("skips (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]int{5, 10, 15}, progress); diff != "" {
+	wantProgress := []Progress{{Events: 10, At: t0.Add(101 * time.Second)}, {Events: 19, Reservations: 5, Compared: 1}, {Events: 19, Reservations: 5, Compared: 2},
+		{Events: 19, Reservations: 5, Compared: 3}, {Events: 19, Reservations: 5, Compared: 4}, {Events: 19, Reservations: 5, Compared: 5}}
+	if diff := cmp.Diff(wantProgress, progress); diff != "" {
 		t.Errorf("progress (-want +got):\n%s", diff)
 	}
 	if rep.Events != 19 || rep.Tasks != 3 || rep.Rules != RulesName {
