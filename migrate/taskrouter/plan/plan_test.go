@@ -144,6 +144,8 @@ func TestFindings(t *testing.T) {
 	want := []fv{
 		{KindTaskOrder, "task queue WQsales (Sales)"},
 		{KindMaxReserved, "task queue WQsales (Sales)"},
+		{KindUnevenPriority, `workflow WWsupport (Support) filter "Billing Spanish"`},
+		{KindUnevenPriority, `workflow WWsupport (Support) filter "Billing"`},
 		{KindTaskVsWorker, `workflow WWsupport (Support) filter "VIP tech" target 0`},
 		{KindTimeOfDay, `workflow WWsales (Sales) filter "Sales hours"`},
 		{KindKnownWorker, `workflow WWsales (Sales) filter "Callback to owner" target 0`},
@@ -157,6 +159,7 @@ func TestFindings(t *testing.T) {
 		{Kind: KindTaskOrder, Findings: 1, Queues: 1, Workers: 2},
 		{Kind: KindTaskVsWorker, Findings: 1, Queues: 1, Workers: 3},
 		{Kind: KindTimeOfDay, Findings: 1, Queues: 1, Workers: 2},
+		{Kind: KindUnevenPriority, Findings: 2, Queues: 3, Workers: 6},
 	}
 	if diff := cmp.Diff(wantSum, p.Summary()); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
@@ -215,7 +218,7 @@ func TestOutputs(t *testing.T) {
 	if err := json.Unmarshal(m, &mapping); err != nil {
 		t.Fatal(err)
 	}
-	if len(mapping.Segments) != 5 || len(mapping.Rules) != 8 || len(mapping.Summary) != 5 {
+	if len(mapping.Segments) != 5 || len(mapping.Rules) != 8 || len(mapping.Summary) != 6 {
 		t.Errorf("mapping has %d segments, %d rules, %d kinds", len(mapping.Segments), len(mapping.Rules), len(mapping.Summary))
 	}
 	var out bytes.Buffer

@@ -229,6 +229,7 @@ func (b *builder) ladder(where string, wf taskrouter.Workflow, tiers []Tier) *ta
 		}
 	}
 	var step *float64
+	uneven := false
 	for i := 1; i < len(tiers); i++ {
 		a, c := tiers[i-1].Priority, tiers[i].Priority
 		d := 0.0
@@ -242,11 +243,16 @@ func (b *builder) ladder(where string, wf taskrouter.Workflow, tiers []Tier) *ta
 		} else if *step != d {
 			b.find(Finding{Kind: KindUnevenPriority, Where: where,
 				Detail: "the targets' priorities do not change by a constant step; the ladder keeps the first step", Queues: tierQueues(tiers)})
+			uneven = true
 			break
 		}
 	}
-	if step != nil && *step > 0 {
+	switch {
+	case step != nil && *step > 0:
 		e.PriorityBoost = *step
+	case step != nil && *step < 0 && !uneven:
+		b.find(Finding{Kind: KindUnevenPriority, Where: where,
+			Detail: "a later target has a lower priority; the ladder can only raise it, so later tiers keep the first tier's priority", Queues: tierQueues(tiers)})
 	}
 	return e
 }
