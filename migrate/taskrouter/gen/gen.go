@@ -356,7 +356,8 @@ func (s *sim) reserve(task string, rule *plan.Rule, tier, attempt int, tried []s
 		return
 	}
 	t := rule.Tiers[tier]
-	seg, ok := s.p.Segment(t.TaskQueue)
+	// The target's own workers: its queue, narrowed by its expression where the plan could.
+	seg, ok := s.p.Segment(t.Segment)
 	var free []*agent
 	if ok {
 		for _, sid := range seg.Workers {

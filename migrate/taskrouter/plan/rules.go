@@ -232,11 +232,16 @@ func (b *builder) ladder(where string, wf taskrouter.Workflow, tiers []Tier) *ta
 	uneven := false
 	for i := 1; i < len(tiers); i++ {
 		a, c := tiers[i-1].Priority, tiers[i].Priority
+		if (a == nil) != (c == nil) {
+			b.find(Finding{Kind: KindUnevenPriority, Where: where,
+				Detail: "one target sets a priority and another keeps the task's own; the ladder keeps the first tier's priority", Queues: tierQueues(tiers)})
+			uneven = true
+			step = nil
+			break
+		}
 		d := 0.0
-		if a != nil && c != nil {
+		if a != nil {
 			d = *c - *a
-		} else if (a == nil) != (c == nil) {
-			d = -1 // one tier keeps the task's priority, the other sets one: no constant step
 		}
 		if step == nil {
 			step = &d

@@ -29,8 +29,8 @@ var verifyTime = time.Date(2000, 1, 3, 12, 0, 0, 0, time.UTC)
 // Verify loads the plan's workers into an in-process mock server, all available, and for
 // each segment asks it (tasks.check and tasks.suggestWorkers, dry runs) which workers a
 // task with the segment's tags could go to. A segment where that is not exactly the
-// workers its expression selects is a Mismatch. Past 100 eligible workers only the count
-// is compared (suggest-workers lists at most 100).
+// workers its expression selects is a Mismatch. Both answers stop at 100 workers, so past
+// 100 the check is that 100 are eligible and all of the 100 listed are selected.
 func Verify(ctx context.Context, p *plan.Plan) ([]Mismatch, error) {
 	return verify(ctx, p)
 }
@@ -72,7 +72,8 @@ func verify(ctx context.Context, p *plan.Plan, server ...mockserver.Option) ([]M
 				mm.Extra = append(mm.Extra, c.WorkerID)
 			}
 		}
-		if mm.Eligible != mm.Selected || len(mm.Extra) > 0 {
+		// tasks.check counts at most 100 eligible workers.
+		if mm.Eligible != min(mm.Selected, 100) || len(mm.Extra) > 0 {
 			out = append(out, mm)
 		}
 	}
