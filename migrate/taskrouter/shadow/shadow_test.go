@@ -197,3 +197,32 @@ func TestReplayRefusesEventsOutOfOrder(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestRulesMakeValidCreates: every rule's create call (tags, priority, escalation ladder)
+// passes the mock server's checks of tasks.create, and finds a worker.
+func TestRulesMakeValidCreates(t *testing.T) {
+	p, _, err := PlanVerified(t.Context(), workspace(t), plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := newMirror(t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.close()
+	if err := m.upsert(t.Context(), p.Workers); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range p.Rules {
+		rep, err := m.c.Tasks.Check(t.Context(), r.CreateParams(1))
+		if err != nil {
+			t.Fatalf("%s %q: %v", r.WorkflowName, r.Filter, err)
+		}
+		if errs := rep.Errors(); len(errs) > 0 {
+			t.Errorf("%s %q: a create would be refused: %+v", r.WorkflowName, r.Filter, errs)
+		}
+		if rep.EligibleWorkerCount == 0 {
+			t.Errorf("%s %q: no worker could take the task", r.WorkflowName, r.Filter)
+		}
+	}
+}
