@@ -118,14 +118,14 @@ func (a *asker) ask(ctx context.Context, rk *ranking, prio float64) error {
 		rk.vetoed = slices.Clone(rk.eligible[:64])
 	}
 	a.requests++
-	sug, err := a.m.c.Tasks.SuggestWorkers(ctx, taskrouting.SuggestWorkersParams{
+	cands, err := a.m.suggest(ctx, taskrouting.SuggestWorkersParams{
 		Tags: rk.tags, Priority: taskrouting.Ptr(prio), Limit: limit, VetoedWorkers: rk.vetoed})
 	if err != nil {
 		return fmt.Errorf("suggest workers: %w", err)
 	}
 	rk.rounds++
 	eligible := slices.Clone(rk.vetoed)
-	for _, c := range sug.Workers {
+	for _, c := range cands {
 		if c.Eligible {
 			eligible = append(eligible, c.WorkerID)
 		}

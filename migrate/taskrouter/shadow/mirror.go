@@ -12,6 +12,7 @@ package shadow
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -64,6 +65,41 @@ func (m *mirror) upsert(ctx context.Context, ws []taskrouting.UpsertWorkerParams
 		}
 	}
 	return nil
+}
+
+// candidate is the part of a suggest-workers candidate the comparison reads.
+type candidate struct {
+	WorkerID string `json:"workerId"`
+	Eligible bool   `json:"eligible"`
+}
+
+// suggest is tasks.suggestWorkers (POST /tasks/suggest-workers) sent straight to the
+// handler, reading only each candidate's id and eligibility: the comparison's hot path,
+// where decoding every reason into the client's types costs more than the question. The
+// params are the client's, so the body is what the client would send.
+func (m *mirror) suggest(ctx context.Context, p taskrouting.SuggestWorkersParams) ([]candidate, error) {
+	body, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, inProcessBase+"/tasks/suggest-workers", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+m.srv.APIKey())
+	req.Header.Set("Content-Type", "application/json")
+	w := &recorder{header: http.Header{}, status: http.StatusOK}
+	m.srv.Handler().ServeHTTP(w, req)
+	if w.status != http.StatusOK {
+		return nil, fmt.Errorf("status %d: %.300s", w.status, w.body.String())
+	}
+	var out struct {
+		Workers []candidate `json:"workers"`
+	}
+	if err := json.Unmarshal(w.body.Bytes(), &out); err != nil {
+		return nil, fmt.Errorf("answer: %w", err)
+	}
+	return out.Workers, nil
 }
 
 // handlerTransport answers a request by calling the handler in the same goroutine.
