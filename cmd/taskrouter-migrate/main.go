@@ -2,7 +2,7 @@
 // the plan against the TaskRouter history, offline:
 //
 //	taskrouter-migrate plan   -workspace ws.json [-out DIR] [-at TIME] [-json]
-//	taskrouter-migrate shadow -workspace ws.json -events events.jsonl [-at TIME] [-shards N] [-json]
+//	taskrouter-migrate shadow -workspace ws.json -events events.jsonl [-at TIME] [-shards N] [-json] [-quiet]
 //	taskrouter-migrate generate -out DIR [-workers N] [-events N] [-seed N]
 //
 // plan reads a workspace export (the Workers, TaskQueues, Workflows and Activities list

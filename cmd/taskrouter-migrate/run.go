@@ -22,7 +22,7 @@ var errUsage = errors.New("usage")
 
 const usage = `usage:
   taskrouter-migrate plan     -workspace PATH [-out DIR] [-at TIME] [-json]
-  taskrouter-migrate shadow   -workspace PATH -events PATH [-at TIME] [-shards N] [-json]
+  taskrouter-migrate shadow   -workspace PATH -events PATH [-at TIME] [-shards N] [-json] [-quiet]
   taskrouter-migrate generate -out DIR [-workers N] [-events N] [-seed N]
 run a verb with -h for its flags`
 
