@@ -1,0 +1,429 @@
+package shadow
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/taskrouting/taskrouting-go/migrate/taskrouter"
+	"github.com/taskrouting/taskrouting-go/migrate/taskrouter/plan"
+)
+
+// Options steer Replay.
+type Options struct {
+	// Progress, when set, is called every ProgressEvery events (default 10,000) while the
+	// export is read, then every ProgressEvery/10 reservations compared.
+	Progress      func(Progress)
+	ProgressEvery int
+	// Shards is how many mock servers compare reservations side by side, each a stretch of
+	// the history; 0 means one per CPU (at most 8, and none for fewer than 2,000
+	// reservations each). The result does not depend on it.
+	Shards int
+}
+
+// Progress is a replay's progress report.
+type Progress struct {
+	Events       int       // events read
+	At           time.Time // time of the last event read
+	Reservations int       // reservations to compare (known once the export is read)
+	Compared     int       // reservations compared so far
+}
+
+// RulesName says in reports which rules decided eligibility: the mock server's defaults.
+const RulesName = "the mock server's default rules"
+
+// Replay reads a TaskRouter event export (taskrouter.ReadEvents) and replays it against
+// in-process mock servers holding the plan's workers. Worker activity updates set the
+// workers' availability; each task.created is routed by the plan's rules; at each
+// reservation.created the mock server is asked, as of that moment, whom it would offer the
+// task with the tags of the tier the reservation's queue belongs to (tasks.suggestWorkers, a
+// dry run: no task is created here, so a worker's load shows only through its activity);
+// reservation.accepted, rejected and timeout count the outcomes on both sides.
+//
+// The export is read once, keeping for each reservation the question to ask and the
+// availability changes before it; the questions are then put to Options.Shards mock
+// servers, each starting from the availability at the start of its stretch of history.
+func Replay(ctx context.Context, ws *taskrouter.Workspace, p *plan.Plan, events io.Reader, opts Options) (*Report, error) {
+	if opts.ProgressEvery <= 0 {
+		opts.ProgressEvery = 10_000
+	}
+	sc := newScan(ws, p)
+	err := taskrouter.ReadEvents(events, func(ev taskrouter.Event) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		sc.event(ev)
+		if opts.Progress != nil && sc.events%opts.ProgressEvery == 0 {
+			opts.Progress(Progress{Events: sc.events, At: ev.At})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := compare(ctx, sc, opts); err != nil {
+		return nil, err
+	}
+	return sc.report(), nil
+}
+
+// job is one reservation to compare: the question, and the answer once compared.
+type job struct {
+	at      time.Time
+	tags    []string
+	prio    float64
+	worker  string
+	queue   string
+	changes int // availability changes (scan.log) before it
+	result  standing
+	anyone  bool
+}
+
+// change is one worker's availability changing.
+type change struct {
+	worker string
+	avail  bool
+}
+
+type taskState struct {
+	rule     *plan.Rule
+	priority float64
+	tier     int
+	jobs     []int // its reservations
+}
+
+type outcome struct {
+	job int
+	o   Outcomes
+}
+
+// scan is the first, cheap pass over the export.
+type scan struct {
+	ws            *taskrouter.Workspace
+	p             *plan.Plan
+	events        int
+	ntasks        int
+	activities    map[string]bool
+	activityNames map[string]bool
+	initial       map[string]bool // availability at the start, from the plan
+	avail         map[string]bool // availability now
+	log           []change
+	jobs          []job
+	tasks         map[string]*taskState
+	done          []*taskState
+	resv          map[string]int // reservation key -> job
+	outcomes      []outcome
+	skipped       map[string]int
+	requests      int // put to the mock servers
+}
+
+func newScan(ws *taskrouter.Workspace, p *plan.Plan) *scan {
+	sc := &scan{ws: ws, p: p, activities: map[string]bool{}, activityNames: map[string]bool{}, initial: map[string]bool{},
+		avail: map[string]bool{}, tasks: map[string]*taskState{}, resv: map[string]int{}, skipped: map[string]int{}}
+	for _, a := range ws.Activities {
+		sc.activities[a.Sid] = a.Available
+		sc.activityNames[a.FriendlyName] = a.Available
+	}
+	for _, w := range p.Workers {
+		sc.initial[w.ID] = w.Available != nil && *w.Available
+		sc.avail[w.ID] = sc.initial[w.ID]
+	}
+	return sc
+}
+
+func (sc *scan) event(ev taskrouter.Event) {
+	sc.events++
+	switch ev.Type {
+	case taskrouter.EventWorkerActivityUpdate:
+		sc.activity(ev)
+	case taskrouter.EventTaskCreated:
+		sc.created(ev)
+	case taskrouter.EventReservationCreated:
+		sc.reserved(ev)
+	case taskrouter.EventReservationAccepted, taskrouter.EventReservationRejected, taskrouter.EventReservationTimeout:
+		sc.answered(ev)
+	case taskrouter.EventTaskCompleted, taskrouter.EventTaskCanceled:
+		if st, ok := sc.tasks[ev.TaskSid]; ok {
+			sc.done = append(sc.done, st)
+			delete(sc.tasks, ev.TaskSid)
+		}
+	}
+}
+
+func (sc *scan) activity(ev taskrouter.Event) {
+	was, known := sc.avail[ev.WorkerSid]
+	if !known {
+		sc.skipped["activity update of a worker not in the workspace"]++
+		return
+	}
+	now, ok := false, false
+	switch {
+	case ev.WorkerAvailable != nil:
+		now, ok = *ev.WorkerAvailable, true
+	case ev.ActivitySid != "":
+		now, ok = sc.activities[ev.ActivitySid]
+	}
+	if !ok && ev.ActivityName != "" {
+		now, ok = sc.activityNames[ev.ActivityName]
+	}
+	if !ok {
+		sc.skipped["activity update naming an activity not in the workspace"]++
+		return
+	}
+	if now != was {
+		sc.avail[ev.WorkerSid] = now
+		sc.log = append(sc.log, change{ev.WorkerSid, now})
+	}
+}
+
+func (sc *scan) created(ev taskrouter.Event) {
+	var attrs any = map[string]any{}
+	if ev.TaskAttributes != "" {
+		if err := json.Unmarshal([]byte(ev.TaskAttributes), &attrs); err != nil {
+			sc.skipped["task.created with attributes that are not JSON"]++
+			return
+		}
+	}
+	rule, ok := sc.p.Route(ev.WorkflowSid, attrs, ev.At)
+	if !ok {
+		sc.skipped["task.created of a workflow not in the workspace"]++
+		return
+	}
+	st := &taskState{rule: rule}
+	if ev.TaskPriority != nil {
+		st.priority = *ev.TaskPriority
+	}
+	sc.ntasks++
+	sc.tasks[ev.TaskSid] = st
+}
+
+// tierFor finds the tier of the reservation's queue: the first at or after the task's
+// current tier, else any; it moves the task's tier there.
+func (sc *scan) tierFor(st *taskState, queue string) (plan.Tier, bool) {
+	for i := st.tier; i < len(st.rule.Tiers); i++ {
+		if st.rule.Tiers[i].TaskQueue == queue {
+			st.tier = i
+			return st.rule.Tiers[i], true
+		}
+	}
+	for _, t := range st.rule.Tiers {
+		if t.TaskQueue == queue {
+			return t, true
+		}
+	}
+	// Reserved from a queue the rule does not name (a transfer, a changed workflow): the
+	// queue's own tags.
+	if seg, ok := sc.p.Segment(queue); ok {
+		return plan.Tier{Segment: seg.ID, TaskQueue: queue, Tags: seg.Tags}, true
+	}
+	return plan.Tier{}, false
+}
+
+func resvKey(ev taskrouter.Event) string {
+	if ev.ReservationSid != "" {
+		return ev.ReservationSid
+	}
+	return ev.TaskSid + "/" + ev.WorkerSid
+}
+
+func (sc *scan) reserved(ev taskrouter.Event) {
+	st, ok := sc.tasks[ev.TaskSid]
+	if !ok {
+		sc.skipped["reservation of a task created before the export, or not routed"]++
+		return
+	}
+	tier, ok := sc.tierFor(st, ev.QueueSid)
+	if !ok || len(tier.Tags) == 0 {
+		sc.skipped["reservation from a queue not in the workspace"]++
+		return
+	}
+	prio := st.priority
+	if tier.Priority != nil {
+		prio = *tier.Priority
+	}
+	st.jobs = append(st.jobs, len(sc.jobs))
+	sc.resv[resvKey(ev)] = len(sc.jobs)
+	sc.jobs = append(sc.jobs, job{at: ev.At, tags: tier.Tags, prio: prio, worker: ev.WorkerSid, queue: ev.QueueSid, changes: len(sc.log)})
+}
+
+func (sc *scan) answered(ev taskrouter.Event) {
+	key := resvKey(ev)
+	j, ok := sc.resv[key]
+	if !ok {
+		sc.skipped["reservation outcome without its reservation.created"]++
+		return
+	}
+	delete(sc.resv, key)
+	var o Outcomes
+	switch ev.Type {
+	case taskrouter.EventReservationAccepted:
+		o.Accepted = 1
+	case taskrouter.EventReservationRejected:
+		o.Rejected = 1
+	default:
+		o.TimedOut = 1
+	}
+	sc.outcomes = append(sc.outcomes, outcome{j, o})
+}
+
+// compare answers every job, in shards side by side.
+func compare(ctx context.Context, sc *scan, opts Options) error {
+	n := len(sc.jobs)
+	if n == 0 {
+		return nil
+	}
+	shards := opts.Shards
+	if shards <= 0 {
+		shards = min(runtime.GOMAXPROCS(0), 8, max(1, n/2000))
+	}
+	shards = min(shards, n)
+	var (
+		mu       sync.Mutex
+		compared int
+		wg       sync.WaitGroup
+		errs     = make([]error, shards)
+	)
+	every := max(opts.ProgressEvery/10, 1)
+	tick := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		compared++
+		if opts.Progress != nil && compared%every == 0 {
+			opts.Progress(Progress{Events: sc.events, Reservations: n, Compared: compared})
+		}
+	}
+	for s := range shards {
+		from, to := s*n/shards, (s+1)*n/shards
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var asked int
+			asked, errs[s] = sc.compareShard(ctx, from, to, tick)
+			mu.Lock()
+			sc.requests += asked
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// compareShard answers jobs[from:to] on a mock server of its own; it returns how many
+// requests it made.
+func (sc *scan) compareShard(ctx context.Context, from, to int, tick func()) (int, error) {
+	start := sc.jobs[from]
+	avail := make(map[string]bool, len(sc.initial))
+	for w, a := range sc.initial {
+		avail[w] = a
+	}
+	for _, c := range sc.log[:start.changes] {
+		avail[c.worker] = c.avail
+	}
+	a, err := newAsker(ctx, start.at, sc.p, avail)
+	if err != nil {
+		return 0, err
+	}
+	defer a.close()
+	pos := start.changes
+	for i := from; i < to; i++ {
+		if err := ctx.Err(); err != nil {
+			return a.requests, err
+		}
+		j := &sc.jobs[i]
+		for _, c := range sc.log[pos:j.changes] {
+			a.change(c.worker, c.avail)
+		}
+		pos = j.changes
+		a.m.at(j.at)
+		j.result, j.anyone, err = a.rank(ctx, j.tags, j.prio, j.worker)
+		if err != nil {
+			return a.requests, fmt.Errorf("reservation at %s of %s: %w", j.at.Format(time.RFC3339), j.worker, err)
+		}
+		tick()
+	}
+	return a.requests, nil
+}
+
+func (sc *scan) report() *Report {
+	stats := map[string]*Stats{}
+	get := func(q string) *Stats {
+		s := stats[q]
+		if s == nil {
+			s = &Stats{Queue: q}
+			stats[q] = s
+		}
+		return s
+	}
+	for _, j := range sc.jobs {
+		s := get(j.queue)
+		s.Reservations++
+		switch j.result {
+		case standingFirst:
+			s.FirstChoice++
+			s.EligibleHere++
+		case standingEligible:
+			s.EligibleHere++
+		case standingUnknown:
+			s.Unknown++
+		}
+	}
+	for _, o := range sc.outcomes {
+		j := sc.jobs[o.job]
+		s := get(j.queue)
+		s.There.add(o.o)
+		if j.result == standingFirst {
+			s.FirstChoiceOutcomes.add(o.o)
+		} else {
+			s.OtherOutcomes.add(o.o)
+		}
+	}
+	tasks := sc.done
+	for _, st := range sc.tasks {
+		tasks = append(tasks, st)
+	}
+	for _, st := range tasks {
+		if len(st.jobs) == 0 {
+			continue
+		}
+		s := get(sc.jobs[st.jobs[0]].queue)
+		s.Tasks++
+		anyone := false
+		for _, j := range st.jobs {
+			anyone = anyone || sc.jobs[j].anyone
+		}
+		if !anyone {
+			s.NobodyHere++
+		}
+	}
+	names := map[string]string{}
+	for _, q := range sc.ws.Queues {
+		names[q.Sid] = q.FriendlyName
+	}
+	rep := &Report{Events: sc.events, Tasks: sc.ntasks, Rules: RulesName, Findings: len(sc.p.Findings), MockRequests: sc.requests}
+	for _, s := range stats {
+		s.Name = names[s.Queue]
+		s.rates()
+		rep.Overall.add(s)
+		rep.Queues = append(rep.Queues, *s)
+	}
+	rep.Overall.rates()
+	sort.Slice(rep.Queues, func(i, j int) bool { return rep.Queues[i].Queue < rep.Queues[j].Queue })
+	for reason, n := range sc.skipped {
+		rep.Skipped = append(rep.Skipped, Skip{Reason: reason, Events: n})
+	}
+	sort.Slice(rep.Skipped, func(i, j int) bool { return rep.Skipped[i].Reason < rep.Skipped[j].Reason })
+	if len(sc.p.Findings) > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the plan has %d findings (constructs not translated); see the plan report", len(sc.p.Findings)))
+	}
+	return rep
+}
