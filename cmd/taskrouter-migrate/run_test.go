@@ -33,7 +33,7 @@ func TestPlanWritesFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"6 workers, 5 queues", "knownWorker: 1 findings", "0 of 5 segments needed one queue tag", "wrote "} {
+	for _, want := range []string{"6 workers, 5 queues", "knownWorker: 1 findings", "2 of 5 segments needed one queue tag", "wrote "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -79,7 +79,7 @@ func TestPlanJSON(t *testing.T) {
 	for _, k := range m.Summary {
 		kinds = append(kinds, k.Kind)
 	}
-	want := []plan.Kind{plan.KindKnownWorker, plan.KindMaxReserved, plan.KindTaskOrder, plan.KindTaskVsWorker, plan.KindTimeOfDay, plan.KindUnevenPriority}
+	want := []plan.Kind{plan.KindKnownWorker, plan.KindMaxReserved, plan.KindSkillTermsFallback, plan.KindTaskOrder, plan.KindTaskVsWorker, plan.KindTimeOfDay, plan.KindUnevenPriority}
 	if diff := cmp.Diff(want, kinds); diff != "" {
 		t.Errorf("kinds (-want +got):\n%s", diff)
 	}

@@ -46,7 +46,8 @@ func TestVerifyFindsASegmentTheTagsDoNotSelect(t *testing.T) {
 	p := plan.Build(workspace(t), plan.Options{Now: t0})
 	s, _ := p.Segment("WQtech")
 	s.Workers = slices.DeleteFunc(s.Workers, func(w string) bool { return w == "WK06" })
-	mm, err := Verify(t.Context(), p)
+	// The every-tag rules keep the skill-term segments exact, so only the edited one differs.
+	mm, err := verify(t.Context(), p, mockserver.WithMatcher(mockserver.MatcherConfig{Rules: mockserver.RulesEveryTag}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,12 +57,11 @@ func TestVerifyFindsASegmentTheTagsDoNotSelect(t *testing.T) {
 	}
 }
 
-// TestPlanVerifiedFallsBackUnderAnyTagRules: when any shared tag makes a worker eligible, a
-// segment of two skill terms selects too many workers, and the plan falls back to one queue
-// tag for it.
-func TestPlanVerifiedFallsBackUnderAnyTagRules(t *testing.T) {
-	anyTag := mockserver.WithMatcher(mockserver.MatcherConfig{AnyTagEligibility: true})
-	p, fell, err := planVerified(t.Context(), workspace(t), plan.Options{Now: t0}, anyTag)
+// TestPlanVerifiedFallsBackUnderPlatformRules: under the platform's rules (the mock server's
+// default) any shared tag makes a worker eligible, so a segment of two skill terms selects too
+// many workers, and the plan falls back to one queue tag for it.
+func TestPlanVerifiedFallsBackUnderPlatformRules(t *testing.T) {
+	p, fell, err := PlanVerified(t.Context(), workspace(t), plan.Options{Now: t0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestPlanVerifiedFallsBackUnderAnyTagRules(t *testing.T) {
 	if diff := cmp.Diff([]string{"queue:billing-es"}, s.Tags); diff != "" {
 		t.Error(diff)
 	}
-	again, err := verify(t.Context(), p, anyTag)
+	again, err := Verify(t.Context(), p)
 	if err != nil || len(again) != 0 {
 		t.Errorf("after the fallback: %+v, %v", again, err)
 	}
