@@ -100,10 +100,15 @@ func clockValue(name any, now time.Time) any {
 	case "currentMin":
 		return fmt.Sprintf("%02d", now.Minute())
 	case "dayOfWeek":
-		return now.Weekday().String()[:3]
+		return dayName(now.Weekday().String()[:3])
 	}
 	return nil
 }
+
+// dayName is the value of taskrouter.dayOfWeek. Unlike other strings it compares without
+// regard to letter case: the documentation names the days "Mon".."Sun" and writes its own
+// business-hours example with 'THU', meaning Thursday.
+type dayName string
 
 func walk(doc any, path []any) any {
 	cur := doc
@@ -127,6 +132,9 @@ func walk(doc any, path []any) any {
 }
 
 func compare(op Op, l, r any) bool {
+	if op != OpEq && op != OpNe && op != OpIn && op != OpNotIn && op != OpHas {
+		l, r = plainDay(l), plainDay(r)
+	}
 	switch op {
 	case OpEq:
 		return equal(l, r)
@@ -205,6 +213,12 @@ func member(v any, a []any) bool {
 // string holding a number compare as numbers (taskrouter.currentHour is "HH" and the
 // documentation compares it with 8). Null equals nothing, arrays and objects nothing.
 func equal(l, r any) bool {
+	if d, ok := l.(dayName); ok {
+		return strings.EqualFold(string(d), asString(r))
+	}
+	if d, ok := r.(dayName); ok {
+		return strings.EqualFold(string(d), asString(l))
+	}
 	switch l := l.(type) {
 	case string:
 		switch r := r.(type) {
@@ -259,4 +273,24 @@ func order(l, r any) (int, bool) {
 func number(s string) (float64, bool) {
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	return f, err == nil
+}
+
+// plainDay turns a dayName into the plain string that ordering and CONTAINS compare.
+func plainDay(v any) any {
+	if d, ok := v.(dayName); ok {
+		return string(d)
+	}
+	return v
+}
+
+// asString is v as a string for a day comparison; anything but a string or a day is "",
+// which no day name equals.
+func asString(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case dayName:
+		return string(v)
+	}
+	return ""
 }

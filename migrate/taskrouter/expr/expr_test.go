@@ -85,8 +85,8 @@ func TestEvalDocumentedExamples(t *testing.T) {
 		{name: "day rules, Wednesday morning", src: dayRules, now: wed0930, want: true},
 		{name: "day rules, Saturday noon", src: dayRules, now: sat1200, want: true},
 		{name: "day rules, Sunday", src: dayRules, now: sun1200, want: false},
-		// Strings compare exactly: the documentation's 'THU' does not name Thursday ("Thu").
-		{name: "day rules, Thursday written THU", src: dayRules, now: thu0930, want: false},
+		// Day names compare without regard to case: the documentation's 'THU' names Thursday.
+		{name: "day rules, Thursday written THU", src: dayRules, now: thu0930, want: true},
 		{name: "NOT IN", src: `language NOT IN ["en"]`, task: `{"language":"es"}`, want: true},
 		{name: "NOT IN of a missing key", src: `language NOT IN ["en"]`, task: `{}`, want: true},
 		{name: "NOT", src: `NOT (vip == true)`, task: `{"vip":false}`, want: true},
