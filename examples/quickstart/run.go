@@ -48,6 +48,9 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		// is already open, so no delivery is lost while the receiver starts.
 		srv, err := mockserver.New(
 			mockserver.WithWebhookURL("http://"+ln.Addr().String()+"/hooks"),
+			// The platform's matching rules are the mock server's default; written out so the
+			// line to change is in sight: mockserver.RulesEveryTag needs every task tag.
+			mockserver.WithMatcher(mockserver.MatcherConfig{Rules: mockserver.RulesPlatform}),
 			mockserver.WithSeed(1))
 		if err != nil {
 			return fmt.Errorf("mock server: %w", err)
@@ -55,6 +58,7 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		defer srv.Close()
 		baseURL, apiKey, secret, idPrefix, tag = srv.URL(), srv.APIKey(), srv.SigningSecret(), "", ""
 		fmt.Fprintf(out, "offline: mock server at %s, webhooks to http://%s/hooks\n", baseURL, ln.Addr())
+		fmt.Fprintln(out, "matching: the platform's rules (one shared tag is enough; rank = priority + score); MatcherConfig{Rules: mockserver.RulesEveryTag} needs every tag")
 	} else {
 		fmt.Fprintf(out, "live: %s, webhook receiver listening on %s/hooks\n", baseURL, ln.Addr())
 	}
