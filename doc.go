@@ -139,13 +139,14 @@
 // # Secrets
 //
 // The API key, a worker's or a supervisor's session token, a supervisor
-// link, a PIN, a push subscription's auth key and a TURN credential never
-// appear in an error, a log line or a formatted value: Client, WorkerClient,
-// WorkerSession, SupervisorClient, WorkerLoginParams, SetIdentityParams,
-// UpdateIdentityParams, JoinParams, AcceptInviteParams, ChangePINParams,
-// PushSubscriptionParams, ICEServer, Invite (its invite URL) and
-// CreatedJoinLink (its join URL) print a redacted description
-// with every fmt verb (%v, %+v, %#v, %s, %q, %d, %x, ...), as values or
-// pointers, and log through slog without the secret. Logging is off unless
+// link, a PIN, a join or invite token, a channel's signing secret, a push
+// subscription's auth key and a TURN credential never appear in an error,
+// a log line, a formatted value or JSON. The clients and WorkerSession keep
+// theirs behind a pointer or a function; every parameter and answer type
+// keeps its credentials in a Secret (PIN: NewSecret("4921"); Reveal reads
+// it), which prints as [redacted] with every fmt verb (%v, %+v, %#v, %s,
+// %q, %d, %x, ...), logs through slog and marshals to JSON the same way,
+// and shows only a pointer's address where fmt reaches it by reflection:
+// in an unexported field of the caller's own struct. Logging is off unless
 // WithLogger is given.
 package taskrouting

@@ -14,7 +14,7 @@ var webhookChannel = taskrouting.CreateNotificationChannelParams{
 	Type:   "webhook",
 	Target: "https://hooks.example/taskrouting",
 	Events: []string{"task.matched", "task.completed"},
-	Secret: "whsec_example",
+	Secret: taskrouting.NewSecret("whsec_example"),
 }
 
 // escalation is the sequence most examples start from.

@@ -38,7 +38,7 @@ func ExampleWorkersService_Invite() {
 
 	mail := sb.srv.Outbox()[0]
 	w := sb.newWorkerOn()
-	joined, err := w.AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: mail.Token, PIN: "4821"})
+	joined, err := w.AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: taskrouting.NewSecret(mail.Token), PIN: taskrouting.NewSecret("4821")})
 	if err != nil {
 		panic(err)
 	}
@@ -56,7 +56,7 @@ func ExampleWorkersService_ListIdentities() {
 	defer sb.Close()
 	ctx := context.Background()
 	sb.worker("agent_1")
-	if _, err := c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "4921"}); err != nil {
+	if _, err := c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret("4921")}); err != nil {
 		panic(err)
 	}
 	if _, err := c.Workers.Invite(ctx, taskrouting.InviteParams{Email: "bo@example.com", WorkerID: "agent_2"}); err != nil {
@@ -88,9 +88,9 @@ func ExampleWorkersService_ResendInvite() {
 	}
 
 	mail := sb.srv.Outbox()
-	_, err := sb.newWorkerOn().AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: mail[0].Token, PIN: "4821"})
+	_, err := sb.newWorkerOn().AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: taskrouting.NewSecret(mail[0].Token), PIN: taskrouting.NewSecret("4821")})
 	fmt.Println(len(mail), errors.Is(err, taskrouting.ErrInvalidToken))
-	_, err = sb.newWorkerOn().AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: mail[1].Token, PIN: "4821"})
+	_, err = sb.newWorkerOn().AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: taskrouting.NewSecret(mail[1].Token), PIN: taskrouting.NewSecret("4821")})
 	fmt.Println(err)
 	// Output:
 	// 2 true
@@ -148,7 +148,7 @@ func ExampleJoinLinksService_List() {
 	if err != nil {
 		panic(err)
 	}
-	if _, err := sb.newWorkerOn().Join(ctx, taskrouting.JoinParams{Token: token, Name: "Ada", PIN: "4821"}); err != nil {
+	if _, err := sb.newWorkerOn().Join(ctx, taskrouting.JoinParams{Token: token, Name: "Ada", PIN: taskrouting.NewSecret("4821")}); err != nil {
 		panic(err)
 	}
 
@@ -176,7 +176,7 @@ func ExampleJoinLinksService_Revoke() {
 	}
 
 	token, _ := taskrouting.LinkToken(created.JoinURL)
-	_, err = sb.newWorkerOn().Join(ctx, taskrouting.JoinParams{Token: token, Name: "Ada", PIN: "4821"})
+	_, err = sb.newWorkerOn().Join(ctx, taskrouting.JoinParams{Token: token, Name: "Ada", PIN: taskrouting.NewSecret("4821")})
 	links, _ := c.JoinLinks.List(ctx)
 	fmt.Println(errors.Is(err, taskrouting.ErrInvalidToken), links[0].Status)
 	// Output: true revoked
@@ -198,7 +198,7 @@ func ExampleWorkerClient_Join() {
 	}
 
 	w := sb.newWorkerOn()
-	joined, err := w.Join(ctx, taskrouting.JoinParams{Token: token, Name: "Ada", PIN: "4821"})
+	joined, err := w.Join(ctx, taskrouting.JoinParams{Token: token, Name: "Ada", PIN: taskrouting.NewSecret("4821")})
 	if err != nil {
 		panic(err)
 	}
@@ -221,10 +221,10 @@ func ExampleWorkerClient_AcceptInvite() {
 	token := sb.srv.Outbox()[0].Token
 
 	w := sb.newWorkerOn()
-	if _, err := w.AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: token, PIN: "4821"}); err != nil {
+	if _, err := w.AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: taskrouting.NewSecret(token), PIN: taskrouting.NewSecret("4821")}); err != nil {
 		panic(err)
 	}
-	_, err := sb.newWorkerOn().AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: token, PIN: "1111"})
+	_, err := sb.newWorkerOn().AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: taskrouting.NewSecret(token), PIN: taskrouting.NewSecret("1111")})
 	fmt.Println(w.WorkerID(), errors.Is(err, taskrouting.ErrInvalidToken))
 	// Output: agent_1 true
 }
@@ -250,11 +250,11 @@ func ExampleWorkerClient_Refresh() {
 	defer sb.Close()
 	ctx := context.Background()
 	sb.worker("agent_1")
-	if _, err := c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "4921"}); err != nil {
+	if _, err := c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret("4921")}); err != nil {
 		panic(err)
 	}
 	w := sb.newWorkerOn()
-	sess, err := w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})
+	sess, err := w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("4921")})
 	if err != nil {
 		panic(err)
 	}
@@ -311,13 +311,13 @@ func ExampleWorkerClient_ChangePIN() {
 		panic(err)
 	}
 	other := sb.newWorkerOn()
-	if _, err := other.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"}); err != nil {
+	if _, err := other.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("4921")}); err != nil {
 		panic(err)
 	}
 
-	err := desk.ChangePIN(ctx, taskrouting.ChangePINParams{CurrentPIN: "0000", NewPIN: "5555"})
+	err := desk.ChangePIN(ctx, taskrouting.ChangePINParams{CurrentPIN: taskrouting.NewSecret("0000"), NewPIN: taskrouting.NewSecret("5555")})
 	fmt.Println(errors.Is(err, taskrouting.ErrInvalidCurrentPIN))
-	if err := desk.ChangePIN(ctx, taskrouting.ChangePINParams{CurrentPIN: "4921", NewPIN: "5555"}); err != nil {
+	if err := desk.ChangePIN(ctx, taskrouting.ChangePINParams{CurrentPIN: taskrouting.NewSecret("4921"), NewPIN: taskrouting.NewSecret("5555")}); err != nil {
 		panic(err)
 	}
 	_, errDesk := desk.Me(ctx)

@@ -67,14 +67,14 @@ func (sb *sandbox) task(id string, priority float64, tags ...string) {
 func (sb *sandbox) signIn(workerID string) *taskrouting.WorkerClient {
 	ctx := context.Background()
 	const pin = "4921"
-	if _, err := sb.c.Workers.SetIdentity(ctx, workerID, taskrouting.SetIdentityParams{Label: "desk 4", PIN: pin}); err != nil {
+	if _, err := sb.c.Workers.SetIdentity(ctx, workerID, taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret(pin)}); err != nil {
 		panic(err)
 	}
 	w, err := taskrouting.NewWorkerClient(sb.srv.URL())
 	if err != nil {
 		panic(err)
 	}
-	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: workerID, PIN: pin})
+	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: workerID, PIN: taskrouting.NewSecret(pin)})
 	if err != nil {
 		panic(err)
 	}

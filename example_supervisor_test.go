@@ -232,7 +232,7 @@ func ExampleSupervisorClient_PushSubscribe() {
 	defer sb.Close()
 	s := sb.supervisor()
 	ctx := context.Background()
-	sub := taskrouting.PushSubscriptionParams{Endpoint: "https://push.example/s1", P256dh: "BPk3", Auth: "secret"}
+	sub := taskrouting.PushSubscriptionParams{Endpoint: "https://push.example/s1", P256dh: "BPk3", Auth: taskrouting.NewSecret("secret")}
 	if err := s.PushSubscribe(ctx, sub); err != nil {
 		panic(err)
 	}
@@ -256,7 +256,7 @@ func ExampleSupervisorClient_PushUnsubscribe() {
 	s := sb.supervisor()
 	ctx := context.Background()
 	for _, endpoint := range []string{"https://push.example/laptop", "https://push.example/phone"} {
-		if err := s.PushSubscribe(ctx, taskrouting.PushSubscriptionParams{Endpoint: endpoint, P256dh: "BPk3", Auth: "secret"}); err != nil {
+		if err := s.PushSubscribe(ctx, taskrouting.PushSubscriptionParams{Endpoint: endpoint, P256dh: "BPk3", Auth: taskrouting.NewSecret("secret")}); err != nil {
 			panic(err)
 		}
 	}
@@ -286,7 +286,7 @@ func ExampleWorkerClient_PushSubscribe() {
 		panic(err)
 	}
 	fmt.Println("push enabled:", cfg.Enabled)
-	sub, err := w.PushSubscribe(ctx, taskrouting.PushSubscriptionParams{Endpoint: "https://push.example/w1", P256dh: "BPk3", Auth: "secret"})
+	sub, err := w.PushSubscribe(ctx, taskrouting.PushSubscriptionParams{Endpoint: "https://push.example/w1", P256dh: "BPk3", Auth: taskrouting.NewSecret("secret")})
 	if err != nil {
 		panic(err)
 	}
@@ -345,7 +345,7 @@ func ExampleWorkerClient_PushUnsubscribe() {
 	w := sb.signIn("agent_1")
 	ctx := context.Background()
 	for _, endpoint := range []string{"https://push.example/laptop", "https://push.example/phone"} {
-		if _, err := w.PushSubscribe(ctx, taskrouting.PushSubscriptionParams{Endpoint: endpoint, P256dh: "BPk3", Auth: "secret"}); err != nil {
+		if _, err := w.PushSubscribe(ctx, taskrouting.PushSubscriptionParams{Endpoint: endpoint, P256dh: "BPk3", Auth: taskrouting.NewSecret("secret")}); err != nil {
 			panic(err)
 		}
 	}

@@ -73,7 +73,7 @@ func ExampleNewWorkerClient() {
 		panic(err)
 	}
 	// The PIN was given by the workspace with Workers.SetIdentity.
-	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: "4921"})
+	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: taskrouting.NewSecret("4921")})
 	if err != nil {
 		panic(err)
 	}

@@ -15,7 +15,7 @@ func ExampleWorkerClient_Login() {
 	ctx := context.Background()
 	// The workspace side creates the worker and gives it a PIN.
 	sb.worker("agent_1", "english")
-	if _, err := c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "4921"}); err != nil {
+	if _, err := c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret("4921")}); err != nil {
 		panic(err)
 	}
 
@@ -23,10 +23,10 @@ func ExampleWorkerClient_Login() {
 	if err != nil {
 		panic(err)
 	}
-	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: "agent_1", PIN: "0000"})
+	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("0000")})
 	fmt.Println("wrong PIN:", errors.Is(err, taskrouting.ErrInvalidCredentials))
 
-	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})
+	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: sb.srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("4921")})
 	if err != nil {
 		panic(err)
 	}

@@ -155,7 +155,7 @@ func ExampleWorkersService_SetIdentity() {
 
 	// The worker then signs in with this PIN (WorkerClient.Login); the
 	// server never echoes it.
-	id, err := c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "4921"})
+	id, err := c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret("4921")})
 	if err != nil {
 		panic(err)
 	}

@@ -11,11 +11,12 @@ import (
 
 // SetIdentityParams is the body of POST /workers/{id}/identity: the label
 // the worker is shown by and the PIN they sign in with (WorkerClient.Login),
-// both required, and an optional email. The PIN never appears in an error
-// or in the value's String, GoString or LogValue; the server never echoes it.
+// both required, and an optional email. The PIN is a Secret: it never
+// appears in an error, a printed or logged value or JSON; the server never
+// echoes it.
 type SetIdentityParams struct {
 	Label string `json:"label"`           // 1-128 characters, e.g. "desk 4"
-	PIN   string `json:"pin"`             // 4-256 characters
+	PIN   Secret `json:"pin"`             // 4-256 characters
 	Email string `json:"email,omitempty"` // a bare address, at most 256 characters
 }
 
@@ -37,7 +38,7 @@ func (p SetIdentityParams) LogValue() slog.Value {
 func (p SetIdentityParams) validate() error {
 	return firstError(
 		checkLen("SetIdentityParams.Label", p.Label, 1, 128),
-		checkLen("SetIdentityParams.PIN", p.PIN, 4, 256),
+		checkLen("SetIdentityParams.PIN", p.PIN.Reveal(), 4, 256),
 		checkEmail("SetIdentityParams.Email", p.Email),
 	)
 }
@@ -116,7 +117,7 @@ func (s *WorkersService) SetIdentity(ctx context.Context, workerID string, p Set
 	var out struct {
 		Identity *WorkerIdentity `json:"identity"`
 	}
-	opts = withOwn(opts, redacting(p.PIN))
+	opts = withOwn(opts, redacting(p.PIN.Reveal()))
 	if err := s.c.call(ctx, "POST", escapePath("/workers/", workerID, "/identity"), nil, p, &out, opts); err != nil {
 		return nil, err
 	}

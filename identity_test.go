@@ -34,7 +34,7 @@ func TestSetIdentityAnswers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, rec := serveOnce(t, 200, nil, tc.answer)
 			c := newTestClient(t, srv.URL+"/v1")
-			got, err := c.Workers.SetIdentity(context.Background(), "agent_1", SetIdentityParams{Label: "desk 4", PIN: "4921"})
+			got, err := c.Workers.SetIdentity(context.Background(), "agent_1", SetIdentityParams{Label: "desk 4", PIN: NewSecret("4921")})
 			if tc.want == nil {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), "no identity")
@@ -59,16 +59,16 @@ func TestSetIdentityLimits(t *testing.T) {
 		p     SetIdentityParams
 		param string // "" when the call is sent
 	}{
-		{"shortest", SetIdentityParams{Label: "d", PIN: pin}, ""},
-		{"longest", SetIdentityParams{Label: strings.Repeat("é", 128), PIN: strings.Repeat("7", 256)}, ""},
-		{"no label", SetIdentityParams{PIN: pin}, "SetIdentityParams.Label"},
-		{"label too long", SetIdentityParams{Label: strings.Repeat("é", 129), PIN: pin}, "SetIdentityParams.Label"},
-		{"PIN too short", SetIdentityParams{Label: "desk 4", PIN: "931"}, "SetIdentityParams.PIN"},
-		{"PIN too long", SetIdentityParams{Label: "desk 4", PIN: strings.Repeat("7", 257)}, "SetIdentityParams.PIN"},
-		{"with email", SetIdentityParams{Label: "desk 4", PIN: pin, Email: "ada@example.com"}, ""},
-		{"email with a name", SetIdentityParams{Label: "desk 4", PIN: pin, Email: "Ada <ada@example.com>"}, "SetIdentityParams.Email"},
-		{"not an email", SetIdentityParams{Label: "desk 4", PIN: pin, Email: "ada"}, "SetIdentityParams.Email"},
-		{"email of 257 characters", SetIdentityParams{Label: "desk 4", PIN: pin, Email: strings.Repeat("a", 245) + "@example.com"}, "SetIdentityParams.Email"},
+		{"shortest", SetIdentityParams{Label: "d", PIN: NewSecret(pin)}, ""},
+		{"longest", SetIdentityParams{Label: strings.Repeat("é", 128), PIN: NewSecret(strings.Repeat("7", 256))}, ""},
+		{"no label", SetIdentityParams{PIN: NewSecret(pin)}, "SetIdentityParams.Label"},
+		{"label too long", SetIdentityParams{Label: strings.Repeat("é", 129), PIN: NewSecret(pin)}, "SetIdentityParams.Label"},
+		{"PIN too short", SetIdentityParams{Label: "desk 4", PIN: NewSecret("931")}, "SetIdentityParams.PIN"},
+		{"PIN too long", SetIdentityParams{Label: "desk 4", PIN: NewSecret(strings.Repeat("7", 257))}, "SetIdentityParams.PIN"},
+		{"with email", SetIdentityParams{Label: "desk 4", PIN: NewSecret(pin), Email: "ada@example.com"}, ""},
+		{"email with a name", SetIdentityParams{Label: "desk 4", PIN: NewSecret(pin), Email: "Ada <ada@example.com>"}, "SetIdentityParams.Email"},
+		{"not an email", SetIdentityParams{Label: "desk 4", PIN: NewSecret(pin), Email: "ada"}, "SetIdentityParams.Email"},
+		{"email of 257 characters", SetIdentityParams{Label: "desk 4", PIN: NewSecret(pin), Email: strings.Repeat("a", 245) + "@example.com"}, "SetIdentityParams.Email"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -98,8 +98,8 @@ func TestSecretParamsFormatting(t *testing.T) {
 		v    any
 		want string
 	}{
-		{"login %v", WorkerLoginParams{WorkspaceID: "ws_1", WorkerID: "agent_1", PIN: "4921"}, `{WorkspaceID:"ws_1" WorkerID:"agent_1" PIN:[redacted]}`},
-		{"identity %v", SetIdentityParams{Label: "desk 4", PIN: "4921"}, `{Label:"desk 4" PIN:[redacted] Email:""}`},
+		{"login %v", WorkerLoginParams{WorkspaceID: "ws_1", WorkerID: "agent_1", PIN: NewSecret("4921")}, `{WorkspaceID:"ws_1" WorkerID:"agent_1" PIN:[redacted]}`},
+		{"identity %v", SetIdentityParams{Label: "desk 4", PIN: NewSecret("4921")}, `{Label:"desk 4" PIN:[redacted] Email:""}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -257,10 +257,10 @@ func TestClientSideLimits(t *testing.T) {
 			return err
 		}, "SuggestWorkersParams.Tags"},
 		{"sign-in with a workspace id of 65 characters", func(ctx context.Context, _ *Client, w *WorkerClient) error {
-			return sessionErr(w.Login(ctx, WorkerLoginParams{WorkspaceID: strings.Repeat("w", 65), WorkerID: "agent_1", PIN: "4921"}))
+			return sessionErr(w.Login(ctx, WorkerLoginParams{WorkspaceID: strings.Repeat("w", 65), WorkerID: "agent_1", PIN: NewSecret("4921")}))
 		}, "WorkerLoginParams.WorkspaceID"},
 		{"sign-in with a PIN of 257 characters", func(ctx context.Context, _ *Client, w *WorkerClient) error {
-			return sessionErr(w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_1", WorkerID: "agent_1", PIN: strings.Repeat("7", 257)}))
+			return sessionErr(w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_1", WorkerID: "agent_1", PIN: NewSecret(strings.Repeat("7", 257))}))
 		}, "WorkerLoginParams.PIN"},
 		{"accept for a worker id of 129 characters", func(ctx context.Context, c *Client, _ *WorkerClient) error {
 			_, err := c.Decisions.Accept(ctx, "task_1", strings.Repeat("a", 129))

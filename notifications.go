@@ -43,13 +43,13 @@ func (ch *NotificationChannel) UnmarshalJSON(b []byte) error {
 }
 
 // CreateNotificationChannelParams is a new channel. Secret, when set, is
-// the key the platform signs deliveries with; it is sent once and never
-// printed (see Format).
+// the key the platform signs deliveries with (NewSecret(key)); it is sent
+// once and never printed.
 type CreateNotificationChannelParams struct {
-	Type   string   `json:"type"`             // required: "webhook" or "websocket"
-	Target string   `json:"target"`           // required, at most 2048 characters
-	Events []string `json:"events"`           // 1-64 event types, each 1-128 characters
-	Secret string   `json:"secret,omitempty"` // at most 512 characters
+	Type   string   `json:"type"`            // required: "webhook" or "websocket"
+	Target string   `json:"target"`          // required, at most 2048 characters
+	Events []string `json:"events"`          // 1-64 event types, each 1-128 characters
+	Secret Secret   `json:"secret,omitzero"` // at most 512 characters
 }
 
 // validate holds the fields to the platform's limits (notifications.channels.create).
@@ -63,7 +63,7 @@ func (p CreateNotificationChannelParams) validate() error {
 		typeErr,
 		checkLen(in+".Target", p.Target, 1, 2048),
 		checkStrings(in+".Events", p.Events, 1, 64, 1, 128),
-		checkLen(in+".Secret", p.Secret, 0, 512),
+		checkLen(in+".Secret", p.Secret.Reveal(), 0, 512),
 	)
 }
 
@@ -74,7 +74,7 @@ type UpdateNotificationChannelParams struct {
 	Type     string   `json:"type,omitempty"`   // "webhook" or "websocket"
 	Target   string   `json:"target,omitempty"` // at most 2048 characters
 	Events   []string `json:"events,omitempty"` // 1-64 event types when set
-	Secret   string   `json:"secret,omitempty"` // at most 512 characters
+	Secret   Secret   `json:"secret,omitzero"`  // at most 512 characters
 	Disabled *bool    `json:"disabled,omitempty"`
 }
 
@@ -89,7 +89,7 @@ func (p UpdateNotificationChannelParams) validate() error {
 		checkOneOf(in+".Type", p.Type, channelTypes...),
 		checkLen(in+".Target", p.Target, 0, 2048),
 		eventsErr,
-		checkLen(in+".Secret", p.Secret, 0, 512),
+		checkLen(in+".Secret", p.Secret.Reveal(), 0, 512),
 	)
 }
 
@@ -102,7 +102,7 @@ var channelTypes = []string{"webhook", "websocket"}
 func (p CreateNotificationChannelParams) String() string {
 	return "taskrouting.CreateNotificationChannelParams{Type: " + strconv.Quote(p.Type) +
 		", Target: " + strconv.Quote(p.Target) + ", Events: " + strconv.Itoa(len(p.Events)) +
-		" types, Secret: " + redactedUnlessEmpty(p.Secret) + "}"
+		" types, Secret: " + redactedUnlessEmpty(p.Secret.Reveal()) + "}"
 }
 
 func (p CreateNotificationChannelParams) GoString() string { return p.String() }
@@ -119,7 +119,7 @@ func (p UpdateNotificationChannelParams) String() string {
 	}
 	return "taskrouting.UpdateNotificationChannelParams{Type: " + strconv.Quote(p.Type) +
 		", Target: " + strconv.Quote(p.Target) + ", Events: " + strconv.Itoa(len(p.Events)) +
-		" types, Secret: " + redactedUnlessEmpty(p.Secret) + ", Disabled: " + disabled + "}"
+		" types, Secret: " + redactedUnlessEmpty(p.Secret.Reveal()) + ", Disabled: " + disabled + "}"
 }
 
 func (p UpdateNotificationChannelParams) GoString() string { return p.String() }
@@ -162,7 +162,7 @@ func (s *NotificationChannelsService) Create(ctx context.Context, p CreateNotifi
 		return nil, err
 	}
 	out := new(NotificationChannel)
-	opts = withOwn(opts, redacting(p.Secret)) // a server echoing the secret in an error
+	opts = withOwn(opts, redacting(p.Secret.Reveal())) // a server echoing the secret in an error
 	if err := s.c.call(ctx, "POST", "/notification-channels", nil, p, out, opts); err != nil {
 		return nil, err
 	}
@@ -191,7 +191,7 @@ func (s *NotificationChannelsService) Update(ctx context.Context, channelID stri
 		return nil, err
 	}
 	out := new(NotificationChannel)
-	opts = withOwn(opts, redacting(p.Secret))
+	opts = withOwn(opts, redacting(p.Secret.Reveal()))
 	if err := s.c.call(ctx, "PATCH", escapePath("/notification-channels/", channelID), nil, p, out, opts); err != nil {
 		return nil, err
 	}

@@ -33,7 +33,7 @@ var notificationCases = []struct {
 		[]NotificationChannel{{ID: "ch_1", Type: "webhook", Target: "https://hooks.example/tr", Events: []string{"task.matched"}, CreatedAt: t0}}},
 	{"channels create sends the secret", "notifications.channels.create", func(ctx context.Context, c *Client) (any, error) {
 		return c.Notifications.Channels.Create(ctx, CreateNotificationChannelParams{Type: "webhook", Target: "https://hooks.example/tr",
-			Events: []string{"task.matched", "task.completed"}, Secret: "whsec_wire"})
+			Events: []string{"task.matched", "task.completed"}, Secret: NewSecret("whsec_wire")})
 	}, "POST", "/notification-channels",
 		`{"type":"webhook","target":"https://hooks.example/tr","events":["task.matched","task.completed"],"secret":"whsec_wire"}`, 201,
 		`{"id":"ch_1","type":"webhook","target":"https://hooks.example/tr","events":["task.matched","task.completed"],"disabled":false,"createdAt":"2025-11-21T04:40:00.000Z"}`,
@@ -49,7 +49,7 @@ var notificationCases = []struct {
 		`{"id":"ch_1","type":"webhook","target":"https://hooks.example/tr","events":["task.matched"],"disabled":true,"createdAt":"2025-11-21T04:40:00.000Z"}`,
 		&NotificationChannel{ID: "ch_1", Type: "webhook", Target: "https://hooks.example/tr", Events: []string{"task.matched"}, Disabled: true, CreatedAt: t0}},
 	{"channels update rotates only the secret", "notifications.channels.update", func(ctx context.Context, c *Client) (any, error) {
-		return c.Notifications.Channels.Update(ctx, "ch_1", UpdateNotificationChannelParams{Secret: "whsec_new"})
+		return c.Notifications.Channels.Update(ctx, "ch_1", UpdateNotificationChannelParams{Secret: NewSecret("whsec_new")})
 	}, "PATCH", "/notification-channels/ch_1", `{"secret":"whsec_new"}`, 200,
 		`{"id":"ch_1","type":"webhook","target":"https://hooks.example/tr"}`,
 		&NotificationChannel{ID: "ch_1", Type: "webhook", Target: "https://hooks.example/tr"}},
@@ -132,7 +132,7 @@ func TestNotificationsRefusedBeforeSending(t *testing.T) {
 			return err
 		}, "CreateNotificationChannelParams.Events"},
 		{"channel secret too long", func(ctx context.Context, c *Client) error {
-			_, err := c.Notifications.Channels.Create(ctx, CreateNotificationChannelParams{Type: "webhook", Target: "t", Events: []string{"e"}, Secret: long(513)})
+			_, err := c.Notifications.Channels.Create(ctx, CreateNotificationChannelParams{Type: "webhook", Target: "t", Events: []string{"e"}, Secret: NewSecret(long(513))})
 			return err
 		}, "CreateNotificationChannelParams.Secret"},
 		{"channel update with empty events", func(ctx context.Context, c *Client) error {
@@ -206,8 +206,8 @@ func TestNotificationsRefusedBeforeSending(t *testing.T) {
 // secret comes back with it redacted.
 func TestChannelSecretNeverPrinted(t *testing.T) {
 	const secret = "whsec_do_not_print"
-	create := CreateNotificationChannelParams{Type: "webhook", Target: "https://hooks.example/tr", Events: []string{"e"}, Secret: secret}
-	update := UpdateNotificationChannelParams{Secret: secret}
+	create := CreateNotificationChannelParams{Type: "webhook", Target: "https://hooks.example/tr", Events: []string{"e"}, Secret: NewSecret(secret)}
+	update := UpdateNotificationChannelParams{Secret: NewSecret(secret)}
 	values := map[string]any{"create": create, "*create": &create, "update": update, "*update": &update,
 		"struct with params field": struct {
 			P CreateNotificationChannelParams

@@ -73,15 +73,16 @@ func checkSkillLevels(param string, skills []SkillAssignment) error {
 }
 
 // Invite is the answer of Workers.Invite and Workers.ResendInvite.
-// InviteURL signs the worker in until it is used: String, GoString,
-// LogValue and every fmt verb leave it out.
+// InviteURL signs the worker in until it is used, so it is a Secret: it is
+// never printed, logged or marshalled; Reveal it to hand the link over, or
+// pass it to LinkToken.
 type Invite struct {
 	Identity      WorkerIdentity `json:"identity"`
 	WorkerCreated bool           `json:"workerCreated"` // the invite created the worker
 	// EmailStatus is "sent", "mailer_unconfigured" or "send_failed"; with
 	// the last two, handing InviteURL over is up to the caller.
 	EmailStatus string `json:"emailStatus"`
-	InviteURL   string `json:"inviteUrl"`
+	InviteURL   Secret `json:"inviteUrl"` // Reveal it to hand the link over
 }
 
 // String describes the invite without its URL.
@@ -104,11 +105,11 @@ func (i Invite) Format(f fmt.State, verb rune) { formatSafe(f, verb, i.String(),
 // UpdateIdentityParams is the body of PATCH /workers/{workerId}/identity;
 // zero members are left out and keep their value. Email is nullable: Null
 // erases it. Status "revoked" ends the worker's sessions and refuses their
-// sign-in until set back to "active". The PIN is never printed.
+// sign-in until set back to "active". The PIN is a Secret, never printed.
 type UpdateIdentityParams struct {
 	Label  string           `json:"label,omitempty"`
 	Email  Nullable[string] `json:"email,omitzero"`
-	PIN    string           `json:"pin,omitempty"`    // 4-256 characters
+	PIN    Secret           `json:"pin,omitzero"`     // 4-256 characters
 	Status string           `json:"status,omitempty"` // "active" or "revoked"
 }
 
@@ -135,7 +136,7 @@ func (p UpdateIdentityParams) Format(f fmt.State, verb rune) {
 }
 
 func (p UpdateIdentityParams) validate() error {
-	if p.Label == "" && p.Email.IsZero() && p.PIN == "" && p.Status == "" {
+	if p.Label == "" && p.Email.IsZero() && p.PIN.IsZero() && p.Status == "" {
 		return &ParamError{Param: "UpdateIdentityParams", Problem: "must change at least one member"}
 	}
 	email, _ := p.Email.Get()
@@ -143,8 +144,8 @@ func (p UpdateIdentityParams) validate() error {
 	if !p.Email.IsZero() && !p.Email.IsNull() && email == "" {
 		errs = append(errs, &ParamError{Param: "UpdateIdentityParams.Email", Problem: "must not be empty (use Null to erase it)"})
 	}
-	if p.PIN != "" {
-		errs = append(errs, checkLen("UpdateIdentityParams.PIN", p.PIN, 4, 256))
+	if !p.PIN.IsZero() {
+		errs = append(errs, checkLen("UpdateIdentityParams.PIN", p.PIN.Reveal(), 4, 256))
 	}
 	if p.Status != "" && p.Status != "active" && p.Status != "revoked" {
 		errs = append(errs, &ParamError{Param: "UpdateIdentityParams.Status", Problem: `must be "active" or "revoked"`})
@@ -212,7 +213,7 @@ func (s *WorkersService) UpdateIdentity(ctx context.Context, workerID string, p 
 	var out struct {
 		Identity *WorkerIdentity `json:"identity"`
 	}
-	opts = withOwn(opts, redacting(p.PIN))
+	opts = withOwn(opts, redacting(p.PIN.Reveal()))
 	if err := s.c.call(ctx, "PATCH", escapePath("/workers/", workerID, "/identity"), nil, p, &out, opts); err != nil {
 		return nil, err
 	}
@@ -260,11 +261,11 @@ func (l *JoinLink) UnmarshalJSON(b []byte) error {
 
 // CreatedJoinLink is the answer of JoinLinks.Create. JoinURL is given here
 // only (a lost one is replaced by a new link, never recovered) and works
-// like a credential: String, GoString, LogValue and every fmt verb leave it
-// out.
+// like a credential, so it is a Secret: never printed, logged or
+// marshalled; Reveal it to hand the link over, or pass it to LinkToken.
 type CreatedJoinLink struct {
 	Link    JoinLink `json:"link"`
-	JoinURL string   `json:"joinUrl"`
+	JoinURL Secret   `json:"joinUrl"` // Reveal it to hand the link over
 }
 
 // String describes the link without its URL.
@@ -374,23 +375,24 @@ func (s *JoinLinksService) Revoke(ctx context.Context, linkID string, opts ...Re
 // LinkToken reads the token out of an invite URL (its token query
 // parameter, as Invite.InviteURL carries it) or a join URL (its last path
 // segment, as CreatedJoinLink.JoinURL), for AcceptInviteParams.Token and
-// JoinParams.Token. The error never repeats the URL.
-func LinkToken(link string) (string, error) {
-	u, err := url.Parse(link)
+// JoinParams.Token. The error never repeats the URL. A link received some
+// other way (an email) goes in as NewSecret(link).
+func LinkToken(link Secret) (Secret, error) {
+	u, err := url.Parse(link.Reveal())
 	if err != nil {
-		return "", errors.New("taskrouting: the link is not a URL")
+		return Secret{}, errors.New("taskrouting: the link is not a URL")
 	}
 	if t := u.Query().Get("token"); t != "" {
-		return t, nil
+		return NewSecret(t), nil
 	}
 	// The last segment as sent, unescaped on its own: an escaped "/" stays in the token.
 	escaped := u.EscapedPath()
 	if i := strings.LastIndexByte(escaped, '/'); i >= 0 {
 		if t, err := url.PathUnescape(escaped[i+1:]); err == nil && t != "" {
-			return t, nil
+			return NewSecret(t), nil
 		}
 	}
-	return "", errors.New("taskrouting: the link carries no token")
+	return Secret{}, errors.New("taskrouting: the link carries no token")
 }
 
 // PortalLink is the answer of GET /portal: where the workspace's worker

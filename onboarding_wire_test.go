@@ -42,18 +42,18 @@ var onboardingWireCases = []struct {
 	{"invite sends only what is set", "identities.invite", "workspace", func(ctx context.Context, c *Client, _ *WorkerClient) (any, error) {
 		return c.Workers.Invite(ctx, InviteParams{Email: "ada@example.com", Label: "Ada", Skills: []SkillAssignment{{SkillID: "sk_1", Level: 3}}})
 	}, "POST", "/worker-identities/invite", `{"email":"ada@example.com","label":"Ada","skills":[{"skillId":"sk_1","level":3}]}`, 200, inviteWire,
-		&Invite{Identity: identityDecoded, WorkerCreated: true, EmailStatus: "mailer_unconfigured", InviteURL: "https://app.example/v1/worker-auth/invite?token=inv_t0k"}},
+		&Invite{Identity: identityDecoded, WorkerCreated: true, EmailStatus: "mailer_unconfigured", InviteURL: NewSecret("https://app.example/v1/worker-auth/invite?token=inv_t0k")}},
 	{"resend needs no body", "identities.resendInvite", "workspace", func(ctx context.Context, c *Client, _ *WorkerClient) (any, error) {
 		return c.Workers.ResendInvite(ctx, "agent 1")
 	}, "POST", "/worker-identities/agent%201/invite/resend", "", 200, inviteWire,
-		&Invite{Identity: identityDecoded, WorkerCreated: true, EmailStatus: "mailer_unconfigured", InviteURL: "https://app.example/v1/worker-auth/invite?token=inv_t0k"}},
+		&Invite{Identity: identityDecoded, WorkerCreated: true, EmailStatus: "mailer_unconfigured", InviteURL: NewSecret("https://app.example/v1/worker-auth/invite?token=inv_t0k")}},
 	{"update erases the email with null", "identities.update", "workspace", func(ctx context.Context, c *Client, _ *WorkerClient) (any, error) {
 		return c.Workers.UpdateIdentity(ctx, "agent_1", UpdateIdentityParams{Email: Null[string](), Status: "revoked"})
 	}, "PATCH", "/workers/agent_1/identity", `{"email":null,"status":"revoked"}`, 200, `{"identity":` + identityWire + `}`, &identityDecoded},
 	{"join link create", "joinLinks.create", "workspace", func(ctx context.Context, c *Client, _ *WorkerClient) (any, error) {
 		return c.JoinLinks.Create(ctx, CreateJoinLinkParams{Label: "Warehouse", Tags: []string{"warehouse"}, RequiresApproval: true, MaxUses: 25, ExpiresIn: time.Hour})
 	}, "POST", "/join-links", `{"label":"Warehouse","tags":["warehouse"],"requiresApproval":true,"maxUses":25,"expiresInMs":3600000}`, 200,
-		`{"link":` + joinLinkWire + `,"joinUrl":"https://app.example/join/jt_abc"}`, &CreatedJoinLink{Link: joinLinkDecoded, JoinURL: "https://app.example/join/jt_abc"}},
+		`{"link":` + joinLinkWire + `,"joinUrl":"https://app.example/join/jt_abc"}`, &CreatedJoinLink{Link: joinLinkDecoded, JoinURL: NewSecret("https://app.example/join/jt_abc")}},
 	{"join links list keeps an uncapped link nil", "joinLinks.list", "workspace", func(ctx context.Context, c *Client, _ *WorkerClient) (any, error) {
 		return c.JoinLinks.List(ctx)
 	}, "GET", "/join-links", "", 200, `{"links":[` + joinLinkWire + `]}`, []JoinLink{joinLinkDecoded}},
@@ -70,20 +70,20 @@ var onboardingWireCases = []struct {
 		return []any{ok, s.Token(), s.ExpiresAt}, err
 	}, "POST", "/worker-auth/refresh", "", 200, `{"token":"wt_rotated","expiresAt":"2025-11-21T04:40:00.000Z"}`, []any{true, "wt_rotated", t0}},
 	{"join adopts the server-made worker", "worker.join", "none", func(ctx context.Context, _ *Client, w *WorkerClient) (any, error) {
-		j, err := w.Join(ctx, JoinParams{Token: "jt_abc", Name: "Ada", PIN: "4821"})
+		j, err := w.Join(ctx, JoinParams{Token: NewSecret("jt_abc"), Name: "Ada", PIN: NewSecret("4821")})
 		return []any{j, sessionOf(w)}, err
 	}, "POST", "/worker-auth/join", `{"token":"jt_abc","name":"Ada","pin":"4821"}`, 200,
 		`{"token":"wt_new","expiresAt":"2025-11-21T04:40:00.000Z","workspaceId":"ws_1","workerId":"agent_9","label":"Ada","pendingApproval":true,"portalUrl":"https://app.example/portal/ws_1/"}`,
 		[]any{&JoinedWorker{WorkspaceID: "ws_1", WorkerID: "agent_9", Label: "Ada", PendingApproval: true, PortalURL: "https://app.example/portal/ws_1/", ExpiresAt: t0},
 			session{"wt_new", "agent_9"}}},
 	{"accept invite signs in", "worker.acceptInvite", "none", func(ctx context.Context, _ *Client, w *WorkerClient) (any, error) {
-		j, err := w.AcceptInvite(ctx, AcceptInviteParams{Token: "inv_t0k", PIN: "4821"})
+		j, err := w.AcceptInvite(ctx, AcceptInviteParams{Token: NewSecret("inv_t0k"), PIN: NewSecret("4821")})
 		return []any{j, sessionOf(w)}, err
 	}, "POST", "/worker-auth/accept-invite", `{"token":"inv_t0k","pin":"4821"}`, 200,
 		`{"token":"wt_invited","workspaceId":"ws_1","workerId":"agent_1"}`,
 		[]any{&JoinedWorker{WorkspaceID: "ws_1", WorkerID: "agent_1"}, session{"wt_invited", "agent_1"}}},
 	{"change PIN keeps the session", "worker.changePin", "worker", func(ctx context.Context, _ *Client, w *WorkerClient) (any, error) {
-		err := w.ChangePIN(ctx, ChangePINParams{CurrentPIN: "1111", NewPIN: "4821"})
+		err := w.ChangePIN(ctx, ChangePINParams{CurrentPIN: NewSecret("1111"), NewPIN: NewSecret("4821")})
 		return sessionOf(w), err
 	}, "POST", "/portal/me/pin", `{"currentPin":"1111","newPin":"4821"}`, 204, "", session{testWorkerToken, "agent_1"}},
 	{"preferences", "worker.setLocale", "worker", func(ctx context.Context, _ *Client, w *WorkerClient) (any, error) {
@@ -177,7 +177,7 @@ func TestOnboardingRefusedBeforeSending(t *testing.T) {
 			return err
 		}, "UpdateIdentityParams"},
 		{"update short PIN", func(ctx context.Context, c *Client, _ *WorkerClient) error {
-			_, err := c.Workers.UpdateIdentity(ctx, "agent_1", UpdateIdentityParams{PIN: "123"})
+			_, err := c.Workers.UpdateIdentity(ctx, "agent_1", UpdateIdentityParams{PIN: NewSecret("123")})
 			return err
 		}, "UpdateIdentityParams.PIN"},
 		{"update unknown status", func(ctx context.Context, c *Client, _ *WorkerClient) error {
@@ -200,15 +200,15 @@ func TestOnboardingRefusedBeforeSending(t *testing.T) {
 			return c.JoinLinks.Revoke(ctx, "..")
 		}, "linkID"},
 		{"join with a short PIN", func(ctx context.Context, _ *Client, w *WorkerClient) error {
-			_, err := w.Join(ctx, JoinParams{Token: "jt", Name: "Ada", PIN: "12"})
+			_, err := w.Join(ctx, JoinParams{Token: NewSecret("jt"), Name: "Ada", PIN: NewSecret("12")})
 			return err
 		}, "JoinParams.PIN"},
 		{"accept without token", func(ctx context.Context, _ *Client, w *WorkerClient) error {
-			_, err := w.AcceptInvite(ctx, AcceptInviteParams{PIN: "4821"})
+			_, err := w.AcceptInvite(ctx, AcceptInviteParams{PIN: NewSecret("4821")})
 			return err
 		}, "AcceptInviteParams.Token"},
 		{"new PIN too short", func(ctx context.Context, _ *Client, w *WorkerClient) error {
-			return w.ChangePIN(ctx, ChangePINParams{CurrentPIN: "4821", NewPIN: "1"})
+			return w.ChangePIN(ctx, ChangePINParams{CurrentPIN: NewSecret("4821"), NewPIN: NewSecret("1")})
 		}, "ChangePINParams.NewPIN"},
 		{"skill level 0", func(ctx context.Context, _ *Client, w *WorkerClient) error {
 			_, err := w.SetSkills(ctx, []SkillLevel{{SkillID: "sk_1"}})
@@ -320,12 +320,12 @@ func TestLinkToken(t *testing.T) {
 		{"http://127.0.0.1:5/join/jt_a%2Fb", "jt_a/b"},
 	}
 	for _, tc := range tests {
-		got, err := LinkToken(tc.in)
+		got, err := LinkToken(NewSecret(tc.in))
 		require.NoError(t, err)
-		assert.Equal(t, tc.want, got)
+		assert.Equal(t, tc.want, got.Reveal())
 	}
 	for _, bad := range []string{"https://app.example/", "::not a url"} {
-		_, err := LinkToken(bad)
+		_, err := LinkToken(NewSecret(bad))
 		require.Error(t, err)
 		assert.NotContains(t, err.Error(), strings.TrimPrefix(bad, "https://"))
 	}

@@ -87,12 +87,12 @@ func TestErrorRedactsEchoedSecrets(t *testing.T) {
 		}},
 		"PIN": {testPIN, func() error {
 			w := newTestWorkerClient(t, base, WithMaxRetries(0))
-			_, err := w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_1", WorkerID: "agent_1", PIN: testPIN})
+			_, err := w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_1", WorkerID: "agent_1", PIN: NewSecret(testPIN)})
 			return err
 		}},
 		"join token": {testJoinToken, func() error {
 			w := newTestWorkerClient(t, base, WithMaxRetries(0))
-			_, err := w.Join(ctx, JoinParams{Token: testJoinToken, Name: "Ada", PIN: "4921"})
+			_, err := w.Join(ctx, JoinParams{Token: NewSecret(testJoinToken), Name: "Ada", PIN: NewSecret("4921")})
 			return err
 		}},
 	}

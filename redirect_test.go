@@ -87,7 +87,7 @@ func TestCrossOriginRedirectRefused(t *testing.T) {
 		"worker login POST": func(ctx context.Context, base string, opts []RequestOption) error {
 			w, err := NewWorkerClient(base, opts...)
 			require.NoError(t, err)
-			return sessionErr(w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_1", WorkerID: "w1", PIN: "4921"}))
+			return sessionErr(w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_1", WorkerID: "w1", PIN: NewSecret("4921")}))
 		},
 	}
 	for _, status := range []int{http.StatusFound, http.StatusTemporaryRedirect} {

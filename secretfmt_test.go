@@ -20,8 +20,8 @@ func TestSecretsInEveryVerb(t *testing.T) {
 	w, err := NewWorkerClient("https://api.example.com/v1")
 	require.NoError(t, err)
 	signIn(w)
-	login := WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: testPIN}
-	identity := SetIdentityParams{Label: "desk 4", PIN: testPIN, Email: "ada@example.com"}
+	login := WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: NewSecret(testPIN)}
+	identity := SetIdentityParams{Label: "desk 4", PIN: NewSecret(testPIN), Email: "ada@example.com"}
 	callCfg := &config{bearerSet: true, bearer: testWorkerToken, redact: []string{testPIN}}
 
 	values := map[string]struct {

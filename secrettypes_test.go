@@ -21,7 +21,8 @@ import (
 
 // secretField names the fields that may hold a credential. A struct type holds a secret
 // when one of its fields matches, or when a field's type (through pointers, slices and
-// maps) is a type that holds one.
+// maps) is a type that holds one; Secret itself is one. An exported type's matching field
+// must not be a plain string (secretHolders fails the test): it is a Secret.
 var secretField = regexp.MustCompile(`(?i)(pin|token|secret|auth|credential|apikey|password|creds|bearer|inviteurl|joinurl)`)
 
 // notSecret are the exported types whose matching fields hold no credential, with why. A
@@ -56,7 +57,7 @@ func secretHolders(t *testing.T) []string {
 			})
 		}
 	}
-	holds := map[string]bool{}
+	holds := map[string]bool{"Secret": true}
 	var typeName func(ast.Expr) string
 	typeName = func(e ast.Expr) string {
 		switch x := e.(type) {
@@ -89,6 +90,18 @@ func secretHolders(t *testing.T) []string {
 			}
 		}
 	}
+	for name, fs := range fields {
+		if _, ok := notSecret[name]; ok || !ast.IsExported(name) {
+			continue
+		}
+		for _, f := range fs {
+			for _, n := range f.Names {
+				if id, ok := f.Type.(*ast.Ident); ok && id.Name == "string" && secretField.MatchString(n.Name) {
+					t.Errorf("%s.%s holds a secret in a plain string, which fmt prints from an unexported field of the caller's struct: make it a Secret", name, n.Name)
+				}
+			}
+		}
+	}
 	var out []string
 	for name := range holds {
 		if ast.IsExported(name) {
@@ -108,40 +121,75 @@ const (
 var allTestSecrets = []string{testKey, testWorkerToken, testSupervisorToken, testPIN, testJoinToken,
 	testChannelSecret, testPushAuth, testICECredential}
 
+// secretSample is a value of a type that holds a secret, and the places a caller may keep
+// it: each is printed and logged by the test.
+type secretSample struct {
+	v      any
+	places map[string]any
+}
+
+// callerStruct is a caller's own struct, whose unexported fields fmt prints by reflection,
+// without calling any method of the values in them.
+type callerStruct[T any] struct {
+	p  T
+	ps []T
+	pm map[string]T
+	pp *T
+	pa any
+}
+
+// sampleOf puts x in every place: itself, behind a pointer, in an exported and in an
+// unexported field of the caller's struct, in slices and maps, directly and in those fields.
+func sampleOf[T any](x T) secretSample {
+	inCaller := callerStruct[T]{p: x, ps: []T{x}, pm: map[string]T{"k": x}, pp: &x, pa: x}
+	return secretSample{v: x, places: map[string]any{
+		"value":                      x,
+		"pointer":                    &x,
+		"exported field":             struct{ P T }{x},
+		"slice":                      []T{x},
+		"map":                        map[string]T{"k": x},
+		"slice of any":               []any{x, &x},
+		"map of any":                 map[string]any{"k": x, "p": &x},
+		"unexported fields":          inCaller,
+		"unexported fields, pointer": &inCaller,
+		"unexported fields in slice": []callerStruct[T]{inCaller},
+		"unexported fields in map":   map[string]callerStruct[T]{"k": inCaller},
+		"unexported field of any":    struct{ p any }{x},
+		"unexported slice of any":    struct{ p []any }{[]any{x}},
+		"unexported map of any":      struct{ p map[string]any }{map[string]any{"k": x}},
+		"nested unexported structure": struct {
+			outer struct{ inner []map[string]T }
+		}{struct{ inner []map[string]T }{[]map[string]T{{"k": x}}}},
+	}}
+}
+
 // secretSamples builds one value of every type that holds a secret, each secret set.
-// reflectSafe: the secret stays hidden even where fmt reaches the value by reflection (an
-// unexported field of the caller's struct), because it sits behind a pointer or a function.
-func secretSamples(t *testing.T) map[string]struct {
-	v           any
-	reflectSafe bool
-} {
+func secretSamples(t *testing.T) map[string]secretSample {
 	c, err := NewClient("https://api.example.com/v1", testKey)
 	require.NoError(t, err)
 	w, err := NewWorkerClient("https://api.example.com/v1")
 	require.NoError(t, err)
 	signIn(w)
-	ice := ICEServer{URLs: []string{"turn:turn.example:3478"}, Username: "u", Credential: testICECredential}
-	return map[string]struct {
-		v           any
-		reflectSafe bool
-	}{
-		"Client":                          {*c, true},
-		"WorkerClient":                    {*w, true},
-		"SupervisorClient":                {*signedInSupervisor(t, "https://api.example.com/v1"), true},
-		"WorkerSession":                   {WorkerSession{WorkerID: "agent_1", token: func() string { return testWorkerToken }}, true},
-		"WorkerLoginParams":               {WorkerLoginParams{WorkspaceID: "ws_1", WorkerID: "agent_1", PIN: testPIN}, false},
-		"SetIdentityParams":               {SetIdentityParams{Label: "desk 4", PIN: testPIN}, false},
-		"UpdateIdentityParams":            {UpdateIdentityParams{Label: "desk 4", PIN: testPIN}, false},
-		"JoinParams":                      {JoinParams{Token: testJoinToken, Name: "Ada", PIN: testPIN}, false},
-		"AcceptInviteParams":              {AcceptInviteParams{Token: testJoinToken, PIN: testPIN}, false},
-		"ChangePINParams":                 {ChangePINParams{CurrentPIN: testPIN, NewPIN: testPIN + "2"}, false},
-		"CreateNotificationChannelParams": {CreateNotificationChannelParams{Type: "webhook", Target: "https://h.example", Events: []string{"task.created"}, Secret: testChannelSecret}, false},
-		"UpdateNotificationChannelParams": {UpdateNotificationChannelParams{Secret: testChannelSecret}, false},
-		"PushSubscriptionParams":          {PushSubscriptionParams{Endpoint: "https://push.example/x", P256dh: "BPk3", Auth: testPushAuth}, false},
-		"ICEServer":                       {ice, false},
-		"Invite":                          {Invite{Identity: WorkerIdentity{WorkerID: "agent_1"}, InviteURL: "https://portal.example/invite?token=" + testJoinToken}, false},
-		"CreatedJoinLink":                 {CreatedJoinLink{Link: JoinLink{ID: "jl_1"}, JoinURL: "https://portal.example/join?token=" + testJoinToken}, false},
-		"VoiceICE":                        {VoiceICE{ICEServers: []ICEServer{ice}, Raw: json.RawMessage(`[{"urls":"turn:x","credential":"` + testICECredential + `"}]`)}, false},
+	ice := ICEServer{URLs: []string{"turn:turn.example:3478"}, Username: "u", Credential: NewSecret(testICECredential)}
+	return map[string]secretSample{
+		"Secret":                          sampleOf(NewSecret(testPIN)),
+		"Client":                          sampleOf(*c),
+		"WorkerClient":                    sampleOf(*w),
+		"SupervisorClient":                sampleOf(*signedInSupervisor(t, "https://api.example.com/v1")),
+		"WorkerSession":                   sampleOf(WorkerSession{WorkerID: "agent_1", token: func() string { return testWorkerToken }}),
+		"WorkerLoginParams":               sampleOf(WorkerLoginParams{WorkspaceID: "ws_1", WorkerID: "agent_1", PIN: NewSecret(testPIN)}),
+		"SetIdentityParams":               sampleOf(SetIdentityParams{Label: "desk 4", PIN: NewSecret(testPIN)}),
+		"UpdateIdentityParams":            sampleOf(UpdateIdentityParams{Label: "desk 4", PIN: NewSecret(testPIN)}),
+		"JoinParams":                      sampleOf(JoinParams{Token: NewSecret(testJoinToken), Name: "Ada", PIN: NewSecret(testPIN)}),
+		"AcceptInviteParams":              sampleOf(AcceptInviteParams{Token: NewSecret(testJoinToken), PIN: NewSecret(testPIN)}),
+		"ChangePINParams":                 sampleOf(ChangePINParams{CurrentPIN: NewSecret(testPIN), NewPIN: NewSecret(testPIN + "2")}),
+		"CreateNotificationChannelParams": sampleOf(CreateNotificationChannelParams{Type: "webhook", Target: "https://h.example", Events: []string{"task.created"}, Secret: NewSecret(testChannelSecret)}),
+		"UpdateNotificationChannelParams": sampleOf(UpdateNotificationChannelParams{Secret: NewSecret(testChannelSecret)}),
+		"PushSubscriptionParams":          sampleOf(PushSubscriptionParams{Endpoint: "https://push.example/x", P256dh: "BPk3", Auth: NewSecret(testPushAuth)}),
+		"ICEServer":                       sampleOf(ice),
+		"Invite":                          sampleOf(Invite{Identity: WorkerIdentity{WorkerID: "agent_1"}, InviteURL: NewSecret("https://portal.example/invite?token=" + testJoinToken)}),
+		"CreatedJoinLink":                 sampleOf(CreatedJoinLink{Link: JoinLink{ID: "jl_1"}, JoinURL: NewSecret("https://portal.example/join?token=" + testJoinToken)}),
+		"VoiceICE":                        sampleOf(VoiceICE{ICEServers: []ICEServer{ice}, Raw: NewSecret(`[{"urls":"turn:x","credential":"` + testICECredential + `"}]`)}),
 	}
 }
 
@@ -160,15 +208,16 @@ func leaked(out string) string {
 
 // TestSecretTypesNeverShowTheirSecret enumerates every exported type that holds a secret
 // (found by scanning the source, so a new one cannot be forgotten) and shows that no fmt
-// verb, slog handler (text and JSON, the value nested in structs, slices and maps) or
-// encoding/json shows the secret. Errors are TestErrorRedactsEchoedSecrets' part.
+// verb, slog handler (text and JSON) or encoding/json shows the secret, wherever the value
+// is kept: itself, behind a pointer, in slices and maps, and in an unexported field of the
+// caller's struct, where fmt prints it by reflection without calling its methods. Errors
+// are TestErrorRedactsEchoedSecrets' part.
 func TestSecretTypesNeverShowTheirSecret(t *testing.T) {
 	samples := secretSamples(t)
 	found := secretHolders(t)
 	for _, name := range found {
-		_, sampled := samples[name]
-		if _, ok := notSecret[name]; !ok && !sampled {
-			t.Errorf("%s holds a secret: give it redacting String, GoString, Format, LogValue and MarshalJSON and a sample here, or list it in notSecret with why", name)
+		if _, sampled := samples[name]; !sampled {
+			t.Errorf("%s holds a secret: keep it in a Secret and add a sample here, or list the type in notSecret with why", name)
 		}
 	}
 	for name := range samples {
@@ -178,97 +227,32 @@ func TestSecretTypesNeverShowTheirSecret(t *testing.T) {
 	}
 	verbs := []string{"%v", "%+v", "%#v", "%s", "%q", "%d", "%x", "%X", "%10.3s", "% x", "%T%v"}
 	for name, sample := range samples {
-		x := sample.v
 		t.Run(name, func(t *testing.T) {
-			for _, m := range []struct {
-				name string
-				ok   bool
-			}{{"LogValue", isA[slog.LogValuer](x)}, {"Format", isA[fmt.Formatter](x)}, {"GoString", isA[fmt.GoStringer](x)}} {
-				if !m.ok && !sample.reflectSafe {
-					t.Errorf("%s has no %s method of its own", name, m.name)
-				}
-			}
-			ptr := pointerTo(x)
-			contexts := map[string]any{
-				"value": x, "pointer": ptr, "exported field": struct{ P any }{x},
-				"slice": []any{x, ptr}, "map": map[string]any{"k": x, "p": ptr},
-			}
-			if sample.reflectSafe {
-				contexts["unexported field"] = struct{ p any }{x}
-			}
-			for ctxName, v := range contexts {
+			for place, v := range sample.places {
 				for _, verb := range verbs {
 					if s := leaked(fmt.Sprintf(verb, v)); s != "" {
-						t.Errorf("fmt %s of the %s shows %s", verb, ctxName, s)
+						t.Errorf("fmt %s of the %s shows %s", verb, place, s)
 					}
 				}
-			}
-			for _, h := range []struct {
-				name string
-				new  func(*bytes.Buffer) slog.Handler
-			}{
-				{"text", func(b *bytes.Buffer) slog.Handler { return slog.NewTextHandler(b, nil) }},
-				{"JSON", func(b *bytes.Buffer) slog.Handler { return slog.NewJSONHandler(b, nil) }},
-			} {
-				var buf bytes.Buffer
-				slog.New(h.new(&buf)).Info("m", "value", x, "pointer", ptr,
-					"slice", []any{x}, "map", map[string]any{"k": x},
-					"struct", struct{ P any }{x}, slog.Group("g", "v", x))
-				if s := leaked(buf.String()); s != "" {
-					t.Errorf("slog %s handler shows %s: %s", h.name, s, buf.String())
+				for _, h := range []struct {
+					name string
+					new  func(*bytes.Buffer) slog.Handler
+				}{
+					{"text", func(b *bytes.Buffer) slog.Handler { return slog.NewTextHandler(b, nil) }},
+					{"JSON", func(b *bytes.Buffer) slog.Handler { return slog.NewJSONHandler(b, nil) }},
+				} {
+					var buf bytes.Buffer
+					slog.New(h.new(&buf)).Info("m", "v", v, slog.Group("g", "v", v))
+					if s := leaked(buf.String()); s != "" {
+						t.Errorf("slog %s handler of the %s shows %s: %s", h.name, place, s, buf.String())
+					}
 				}
-			}
-			for ctxName, v := range map[string]any{"value": x, "slice": []any{x}, "map": map[string]any{"k": x}} {
-				b, err := json.Marshal(v)
-				if err == nil {
+				if b, err := json.Marshal(v); err == nil {
 					if s := leaked(string(b)); s != "" {
-						t.Errorf("encoding/json of the %s shows %s: %s", ctxName, s, b)
+						t.Errorf("encoding/json of the %s shows %s: %s", place, s, b)
 					}
 				}
 			}
 		})
 	}
 }
-
-// pointerTo returns a pointer to a copy of v, with v's dynamic type.
-func pointerTo(v any) any {
-	switch x := v.(type) {
-	case Client:
-		return &x
-	case WorkerClient:
-		return &x
-	case SupervisorClient:
-		return &x
-	case WorkerSession:
-		return &x
-	case WorkerLoginParams:
-		return &x
-	case SetIdentityParams:
-		return &x
-	case UpdateIdentityParams:
-		return &x
-	case JoinParams:
-		return &x
-	case AcceptInviteParams:
-		return &x
-	case ChangePINParams:
-		return &x
-	case CreateNotificationChannelParams:
-		return &x
-	case UpdateNotificationChannelParams:
-		return &x
-	case PushSubscriptionParams:
-		return &x
-	case ICEServer:
-		return &x
-	case VoiceICE:
-		return &x
-	case Invite:
-		return &x
-	case CreatedJoinLink:
-		return &x
-	}
-	panic(fmt.Sprintf("pointerTo: add %T", v))
-}
-
-func isA[T any](v any) bool { _, ok := v.(T); return ok }

@@ -25,7 +25,7 @@ func signedInSupervisor(t *testing.T, baseURL string, opts ...Option) *Superviso
 	return s
 }
 
-var pushSub = PushSubscriptionParams{Endpoint: "https://push.example/abc", P256dh: "BPk3", Auth: "au_5ecret"}
+var pushSub = PushSubscriptionParams{Endpoint: "https://push.example/abc", P256dh: "BPk3", Auth: NewSecret("au_5ecret")}
 
 // sessionCases are the supervisor and worker push/voice calls on the wire:
 // the request each sends, the credential it carries ("supervisor", "worker"
@@ -100,11 +100,11 @@ var sessionCases = []struct {
 	{"supervisor voice", "supervisor.voiceIce", "supervisor", func(ctx context.Context, s *SupervisorClient, _ *WorkerClient) (any, error) {
 		v, err := s.VoiceICE(ctx)
 		if v != nil {
-			v.Raw = nil
+			v.Raw = Secret{}
 		}
 		return v, err
 	}, "GET", "/supervisor/voice/ice", "", 200, `{"iceServers":[{"urls":"stun:stun.example:3478"},{"urls":["turn:turn.example:3478"],"username":"u","credential":"c"}]}`,
-		&VoiceICE{ICEServers: []ICEServer{{URLs: []string{"stun:stun.example:3478"}}, {URLs: []string{"turn:turn.example:3478"}, Username: "u", Credential: "c"}}}},
+		&VoiceICE{ICEServers: []ICEServer{{URLs: []string{"stun:stun.example:3478"}}, {URLs: []string{"turn:turn.example:3478"}, Username: "u", Credential: NewSecret("c")}}}},
 	{"supervisor push config off", "supervisor.pushConfig", "supervisor", func(ctx context.Context, s *SupervisorClient, _ *WorkerClient) (any, error) {
 		return s.PushConfig(ctx)
 	}, "GET", "/supervisor/push/config", "", 200, `{"enabled":false,"publicKey":null}`, &PushConfig{}},
@@ -121,7 +121,7 @@ var sessionCases = []struct {
 	{"worker voice", "worker.voiceIce", "worker", func(ctx context.Context, _ *SupervisorClient, w *WorkerClient) (any, error) {
 		v, err := w.VoiceICE(ctx)
 		if v != nil {
-			v.Raw = nil
+			v.Raw = Secret{}
 		}
 		return v, err
 	}, "GET", "/portal/voice/ice", "", 200, `{"iceServers":[]}`, &VoiceICE{ICEServers: []ICEServer{}}},
@@ -365,9 +365,9 @@ func posInf() float64 { return math.Inf(1) }
 // slog output.
 func TestSupervisorSecretsNeverPrinted(t *testing.T) {
 	s := signedInSupervisor(t, "http://127.0.0.1:1/v1")
-	ice := ICEServer{URLs: []string{"turn:t"}, Username: "u", Credential: "turn_5ecret"}
+	ice := ICEServer{URLs: []string{"turn:t"}, Username: "u", Credential: NewSecret("turn_5ecret")}
 	values := map[string]any{"client": s, "client value": *s, "subscription": pushSub, "ice": ice, "in a struct": struct{ S *SupervisorClient }{s}}
-	secrets := []string{testSupervisorToken, pushSub.Auth, ice.Credential}
+	secrets := []string{testSupervisorToken, pushSub.Auth.Reveal(), ice.Credential.Reveal()}
 	for name, v := range values {
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d", "%T"} {
 			out := fmt.Sprintf(verb, v)

@@ -52,12 +52,12 @@ func NewWorkerClient(baseURL string, opts ...Option) (*WorkerClient, error) {
 }
 
 // WorkerLoginParams is the body of POST /worker-auth/login. The PIN is the
-// one given with Workers.SetIdentity; it never appears in an error or in
-// the value's String, GoString or LogValue.
+// one given with Workers.SetIdentity (PIN: NewSecret("4921")); as a Secret
+// it never appears in an error, a printed or logged value or JSON.
 type WorkerLoginParams struct {
 	WorkspaceID string `json:"workspaceId"`
 	WorkerID    string `json:"workerId"`
-	PIN         string `json:"pin"`
+	PIN         Secret `json:"pin"`
 }
 
 // String describes the parameters without the PIN.
@@ -185,12 +185,12 @@ func (w *WorkerClient) Login(ctx context.Context, p WorkerLoginParams, opts ...R
 		checkLen("WorkerLoginParams.WorkspaceID", p.WorkspaceID, 1, 64),
 		checkID("WorkerLoginParams.WorkerID", p.WorkerID),
 		checkLen("WorkerLoginParams.WorkerID", p.WorkerID, 1, 128),
-		checkLen("WorkerLoginParams.PIN", p.PIN, 1, 256),
+		checkLen("WorkerLoginParams.PIN", p.PIN.Reveal(), 1, 256),
 	); err != nil {
 		return nil, err
 	}
 	var out sessionWire
-	opts = withOwn(opts, withBearer(""), redacting(p.PIN))
+	opts = withOwn(opts, withBearer(""), redacting(p.PIN.Reveal()))
 	if err := w.c.call(ctx, "POST", "/worker-auth/login", nil, p, &out, opts); err != nil {
 		return nil, err
 	}

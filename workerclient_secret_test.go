@@ -32,7 +32,7 @@ func TestWorkerSecretsNeverLeak(t *testing.T) {
 		}
 	}
 	opts := []Option{WithLogger(debugLogger(logs)), WithRetryWait(0, time.Millisecond)}
-	login := WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: testPIN}
+	login := WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: NewSecret(testPIN)}
 
 	// A real sign-in adopts the token the server hands out.
 	loginSrv, _ := serveOnce(t, 200, nil, `{"token":"`+testWorkerToken+`"}`)
@@ -61,7 +61,7 @@ func TestWorkerSecretsNeverLeak(t *testing.T) {
 		w := newTestWorkerClient(t, pinSrv.URL+"/v1", opts...)
 		record(sessionErr(w.Login(ctx, login)))
 		c := newTestClient(t, pinSrv.URL+"/v1", opts...)
-		_, err := c.Workers.SetIdentity(ctx, "agent_1", SetIdentityParams{Label: "desk 4", PIN: testPIN})
+		_, err := c.Workers.SetIdentity(ctx, "agent_1", SetIdentityParams{Label: "desk 4", PIN: NewSecret(testPIN)})
 		record(err)
 
 		tokenSrv, _ := serveOnce(t, a.status, nil, tokenEcho(a.body))
@@ -102,7 +102,7 @@ func TestWorkerSecretsNeverLeak(t *testing.T) {
 	record(err)
 	_, err = down.Me(ctx, WithHeader("Authorization", "Bearer "+testWorkerToken))
 	record(err)
-	record(sessionErr(down.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "", PIN: testPIN})))
+	record(sessionErr(down.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "", PIN: NewSecret(testPIN)})))
 
 	var texts []string
 	for _, err := range errs {
@@ -118,7 +118,7 @@ func TestWorkerSecretsNeverLeak(t *testing.T) {
 			fmt.Sprintf("%v", *w), fmt.Sprintf("%+v", *w), fmt.Sprintf("%#v", *w))
 		debugLogger(logs).Info("worker client", "client", w)
 	}
-	identity := SetIdentityParams{Label: "desk 4", PIN: testPIN}
+	identity := SetIdentityParams{Label: "desk 4", PIN: NewSecret(testPIN)}
 	texts = append(texts,
 		fmt.Sprintf("%v", login), fmt.Sprintf("%+v", login), fmt.Sprintf("%#v", login), fmt.Sprint(&login),
 		fmt.Sprintf("%v", identity), fmt.Sprintf("%+v", identity), fmt.Sprintf("%#v", identity))

@@ -47,7 +47,7 @@ func TestNewWorkerClientValidates(t *testing.T) {
 // TestWorkerCallerMistakes checks every caller mistake is refused before a
 // request is sent, with a *ParamError naming the argument or ErrNotSignedIn.
 func TestWorkerCallerMistakes(t *testing.T) {
-	login := WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: "4921"}
+	login := WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: NewSecret("4921")}
 	tests := []struct {
 		name     string
 		signedIn bool
@@ -71,7 +71,7 @@ func TestWorkerCallerMistakes(t *testing.T) {
 		}, "WorkerLoginParams.WorkerID"},
 		{"login without PIN", false, func(ctx context.Context, _ *Client, w *WorkerClient) error {
 			p := login
-			p.PIN = ""
+			p.PIN = NewSecret("")
 			return sessionErr(w.Login(ctx, p))
 		}, "WorkerLoginParams.PIN"},
 		{"login with a nil context", false, func(_ context.Context, _ *Client, w *WorkerClient) error {
@@ -119,7 +119,7 @@ func TestWorkerCallerMistakes(t *testing.T) {
 			return err
 		}, "SetIdentityParams.PIN"},
 		{"identity of nobody", false, func(ctx context.Context, c *Client, _ *WorkerClient) error {
-			_, err := c.Workers.SetIdentity(ctx, "", SetIdentityParams{PIN: "4921"})
+			_, err := c.Workers.SetIdentity(ctx, "", SetIdentityParams{PIN: NewSecret("4921")})
 			return err
 		}, "workerID"},
 		{"remove identity of a dot segment", false, func(ctx context.Context, c *Client, _ *WorkerClient) error {
@@ -162,7 +162,7 @@ func TestWorkerErrorMapping(t *testing.T) {
 			name: "wrong PIN", status: 401,
 			body: `{"error":{"code":"invalid_credentials","message":"wrong PIN for agent_1"}}`,
 			call: func(ctx context.Context, w *WorkerClient) error {
-				return sessionErr(w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: "0000"}))
+				return sessionErr(w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: NewSecret("0000")}))
 			},
 			want: APIError{StatusCode: 401, Code: "invalid_credentials", Message: "wrong PIN for agent_1", Method: "POST", Path: "/worker-auth/login"},
 			is:   []error{ErrInvalidCredentials, ErrUnauthorized}, isNot: []error{ErrNotFound, ErrBreakAlreadyOpen},
@@ -250,7 +250,7 @@ func TestLoginAdoptsSession(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, rec := serveOnce(t, 200, nil, tc.answer)
 			w := newTestWorkerClient(t, srv.URL+"/v1")
-			_, err := w.Login(context.Background(), WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: "4921"})
+			_, err := w.Login(context.Background(), WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: NewSecret("4921")})
 			if tc.err {
 				require.Error(t, err)
 				assert.NotContains(t, err.Error(), "wt_abc", "the error echoes the token")
@@ -380,7 +380,7 @@ func TestWorkerClientConcurrent(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			if _, err := w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: "4921"}); err != nil {
+			if _, err := w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: NewSecret("4921")}); err != nil {
 				t.Error(err)
 				return
 			}

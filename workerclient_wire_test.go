@@ -43,10 +43,10 @@ var workerWireCases = []struct {
 	want  any
 }{
 	{"identity.set", "workspace", func(ctx context.Context, c *Client, _ *WorkerClient) (any, error) {
-		return c.Workers.SetIdentity(ctx, "agent_1", SetIdentityParams{Label: "desk 4", PIN: "4921"})
+		return c.Workers.SetIdentity(ctx, "agent_1", SetIdentityParams{Label: "desk 4", PIN: NewSecret("4921")})
 	}, &WorkerIdentity{ID: "wid_3kq8", WorkerID: "agent_1", Label: "desk 4", Status: "active", HasPIN: true, CreatedAt: t0}},
 	{"worker.login", "none", func(ctx context.Context, _ *Client, w *WorkerClient) (any, error) {
-		_, err := w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: "4921"})
+		_, err := w.Login(ctx, WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: NewSecret("4921")})
 		return sessionOf(w), err
 	}, session{"wt_7Qm2xK9pLs4vB1", "agent_1"}},
 	{"worker.me", "worker", func(ctx context.Context, _ *Client, w *WorkerClient) (any, error) {

@@ -9,11 +9,11 @@ import (
 
 // The signed-in worker's own profile: PIN, preferences, skills, location.
 
-// ChangePINParams is the body of POST /portal/me/pin. Neither PIN is ever
-// printed.
+// ChangePINParams is the body of POST /portal/me/pin. Both PINs are
+// Secrets, never printed.
 type ChangePINParams struct {
-	CurrentPIN string `json:"currentPin"`
-	NewPIN     string `json:"newPin"` // 4-256 characters
+	CurrentPIN Secret `json:"currentPin"`
+	NewPIN     Secret `json:"newPin"` // 4-256 characters
 }
 
 // String describes the parameters without the PINs.
@@ -40,12 +40,12 @@ func (p ChangePINParams) Format(f fmt.State, verb rune) {
 // API: worker.changePin, POST /portal/me/pin
 func (w *WorkerClient) ChangePIN(ctx context.Context, p ChangePINParams, opts ...RequestOption) error {
 	if err := firstError(
-		checkLen("ChangePINParams.CurrentPIN", p.CurrentPIN, 1, 256),
-		checkLen("ChangePINParams.NewPIN", p.NewPIN, 4, 256),
+		checkLen("ChangePINParams.CurrentPIN", p.CurrentPIN.Reveal(), 1, 256),
+		checkLen("ChangePINParams.NewPIN", p.NewPIN.Reveal(), 4, 256),
 	); err != nil {
 		return err
 	}
-	return w.c.call(ctx, "POST", "/portal/me/pin", nil, p, nil, withOwn(opts, redacting(p.CurrentPIN), redacting(p.NewPIN)))
+	return w.c.call(ctx, "POST", "/portal/me/pin", nil, p, nil, withOwn(opts, redacting(p.CurrentPIN.Reveal()), redacting(p.NewPIN.Reveal())))
 }
 
 // WorkerPreferencesParams is the body of PATCH /portal/me; zero members

@@ -24,12 +24,12 @@ type PushConfig struct {
 }
 
 // PushSubscriptionParams is a browser's push subscription, as
-// PushManager.subscribe returns it. Auth is the subscription's secret: it
-// never appears in the value's String, GoString, LogValue or any fmt verb.
+// PushManager.subscribe returns it. Auth is the subscription's secret, a
+// Secret: it never appears in a printed or logged value or JSON.
 type PushSubscriptionParams struct {
 	Endpoint string
 	P256dh   string // the browser's public key (keys.p256dh)
-	Auth     string // the authentication secret (keys.auth)
+	Auth     Secret // the authentication secret (keys.auth)
 }
 
 // wireBody is the wire form {endpoint, keys: {p256dh, auth}} the client sends.
@@ -41,21 +41,27 @@ func (p PushSubscriptionParams) wireBody() any {
 	return struct {
 		Endpoint string `json:"endpoint"`
 		Keys     keys   `json:"keys"`
-	}{p.Endpoint, keys{p.P256dh, p.Auth}}
+	}{p.Endpoint, keys{p.P256dh, p.Auth.Reveal()}}
 }
 
 // MarshalJSON writes the wire form with auth as [redacted], so a JSON log handler never
 // shows the secret; the client itself sends wireBody.
 func (p PushSubscriptionParams) MarshalJSON() ([]byte, error) {
-	p.Auth = masked(p.Auth)
-	return json.Marshal(p.wireBody())
+	type keys struct {
+		P256dh string `json:"p256dh"`
+		Auth   Secret `json:"auth"`
+	}
+	return json.Marshal(struct {
+		Endpoint string `json:"endpoint"`
+		Keys     keys   `json:"keys"`
+	}{p.Endpoint, keys{p.P256dh, p.Auth}})
 }
 
 func (p PushSubscriptionParams) validate() error {
 	return firstError(
 		checkLen("PushSubscriptionParams.Endpoint", p.Endpoint, 1, math.MaxInt),
 		checkLen("PushSubscriptionParams.P256dh", p.P256dh, 1, math.MaxInt),
-		checkLen("PushSubscriptionParams.Auth", p.Auth, 1, math.MaxInt),
+		checkLen("PushSubscriptionParams.Auth", p.Auth.Reveal(), 1, math.MaxInt),
 	)
 }
 
@@ -96,18 +102,18 @@ type WorkerDevice struct {
 // GET /supervisor/voice/ice: the ICE servers for a WebRTC connection.
 type VoiceICE struct {
 	ICEServers []ICEServer
-	// Raw is the iceServers value exactly as received, to hand to a WebRTC
-	// stack unchanged.
-	Raw json.RawMessage
+	// Raw is the iceServers JSON exactly as received, credentials included:
+	// Raw.Reveal() hands it to a WebRTC stack unchanged.
+	Raw Secret
 }
 
 // ICEServer is one STUN or TURN server, as RTCPeerConnection takes it.
-// Credential is a secret: it never appears in String, GoString or any fmt
-// verb.
+// Credential is a Secret: it never appears in a printed or logged value or
+// JSON; Reveal it for the WebRTC stack.
 type ICEServer struct {
 	URLs       []string // the wire's urls, a string or an array
 	Username   string
-	Credential string
+	Credential Secret
 }
 
 // UnmarshalJSON accepts urls as one string or an array of them.
@@ -120,7 +126,7 @@ func (s *ICEServer) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	*s = ICEServer{Username: w.Username, Credential: w.Credential}
+	*s = ICEServer{Username: w.Username, Credential: NewSecret(w.Credential)}
 	if t := bytes.TrimSpace(w.URLs); len(t) > 0 && t[0] == '"' {
 		var one string
 		if err := json.Unmarshal(t, &one); err != nil {
@@ -158,7 +164,7 @@ func voiceICE(ctx context.Context, c *Client, path string, opts []RequestOption)
 	if err := c.call(ctx, "GET", path, nil, nil, &out, opts); err != nil {
 		return nil, err
 	}
-	v := &VoiceICE{Raw: cloneRaw(out.ICEServers)}
+	v := &VoiceICE{Raw: NewSecret(string(out.ICEServers))}
 	// The contract leaves the value open; a list is what WebRTC takes, and
 	// anything else stays in Raw only.
 	if t := bytes.TrimSpace(out.ICEServers); len(t) > 0 && t[0] == '[' {

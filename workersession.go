@@ -190,12 +190,12 @@ func (w *WorkerClient) refreshIfDue(ctx context.Context) {
 
 // JoinParams is the body of POST /worker-auth/join: the token of a join
 // link (LinkToken reads it from the link's URL), the name the worker is
-// shown by, their new PIN and an optional email. The token and the PIN never
-// appear in an error or in the value's String, GoString or LogValue.
+// shown by, their new PIN and an optional email. The token and the PIN are
+// Secrets: they never appear in an error, a printed or logged value or JSON.
 type JoinParams struct {
-	Token string `json:"token"`
+	Token Secret `json:"token"`
 	Name  string `json:"name"`
-	PIN   string `json:"pin"`             // 4-256 characters
+	PIN   Secret `json:"pin"`             // 4-256 characters
 	Email string `json:"email,omitempty"` // a bare address
 }
 
@@ -217,10 +217,10 @@ func (p JoinParams) Format(f fmt.State, verb rune) { formatSafe(f, verb, p.Strin
 
 // AcceptInviteParams is the body of POST /worker-auth/accept-invite: the
 // emailed invite's token (LinkToken reads it from the invite URL) and the
-// worker's new PIN. Neither is ever printed.
+// worker's new PIN, both Secrets. Neither is ever printed.
 type AcceptInviteParams struct {
-	Token string `json:"token"`
-	PIN   string `json:"pin"` // 4-256 characters
+	Token Secret `json:"token"`
+	PIN   Secret `json:"pin"` // 4-256 characters
 }
 
 // String describes the parameters without the token and the PIN.
@@ -271,14 +271,14 @@ type joinedWire struct {
 // API: worker.join, POST /worker-auth/join
 func (w *WorkerClient) Join(ctx context.Context, p JoinParams, opts ...RequestOption) (*JoinedWorker, error) {
 	if err := firstError(
-		checkLen("JoinParams.Token", p.Token, 1, math.MaxInt), // no limit is published
+		checkLen("JoinParams.Token", p.Token.Reveal(), 1, math.MaxInt), // no limit is published
 		checkLen("JoinParams.Name", p.Name, 1, math.MaxInt),
-		checkLen("JoinParams.PIN", p.PIN, 4, 256),
+		checkLen("JoinParams.PIN", p.PIN.Reveal(), 4, 256),
 		checkEmail("JoinParams.Email", p.Email),
 	); err != nil {
 		return nil, err
 	}
-	return w.signInWith(ctx, "/worker-auth/join", p, withOwn(opts, withBearer(""), redacting(p.PIN), redacting(p.Token)))
+	return w.signInWith(ctx, "/worker-auth/join", p, withOwn(opts, withBearer(""), redacting(p.PIN.Reveal()), redacting(p.Token.Reveal())))
 }
 
 // AcceptInvite sets the PIN of an invited worker with the invite's token,
@@ -289,12 +289,12 @@ func (w *WorkerClient) Join(ctx context.Context, p JoinParams, opts ...RequestOp
 // API: worker.acceptInvite, POST /worker-auth/accept-invite
 func (w *WorkerClient) AcceptInvite(ctx context.Context, p AcceptInviteParams, opts ...RequestOption) (*JoinedWorker, error) {
 	if err := firstError(
-		checkLen("AcceptInviteParams.Token", p.Token, 1, 256),
-		checkLen("AcceptInviteParams.PIN", p.PIN, 4, 256),
+		checkLen("AcceptInviteParams.Token", p.Token.Reveal(), 1, 256),
+		checkLen("AcceptInviteParams.PIN", p.PIN.Reveal(), 4, 256),
 	); err != nil {
 		return nil, err
 	}
-	return w.signInWith(ctx, "/worker-auth/accept-invite", p, withOwn(opts, withBearer(""), redacting(p.PIN), redacting(p.Token)))
+	return w.signInWith(ctx, "/worker-auth/accept-invite", p, withOwn(opts, withBearer(""), redacting(p.PIN.Reveal()), redacting(p.Token.Reveal())))
 }
 
 func (w *WorkerClient) signInWith(ctx context.Context, path string, in any, opts []RequestOption) (*JoinedWorker, error) {

@@ -24,12 +24,12 @@ func TestOnboardingSecretsInEveryVerb(t *testing.T) {
 	const inviteURL = "https://app.example/v1/worker-auth/invite?token=inv_5ecretInvite"
 	const joinURL = "https://app.example/join/jt_5ecretJoin"
 	sess := sessionOfToken("agent_1", testWorkerToken, t0)
-	join := JoinParams{Token: "jt_5ecretJoin", Name: "Ada", PIN: testPIN}
-	accept := AcceptInviteParams{Token: "inv_5ecretInvite", PIN: testPIN}
-	update := UpdateIdentityParams{Label: "desk 5", PIN: testPIN}
-	change := ChangePINParams{CurrentPIN: testPIN, NewPIN: testPIN + "9"}
-	invite := Invite{Identity: WorkerIdentity{WorkerID: "agent_1"}, EmailStatus: "sent", InviteURL: inviteURL}
-	link := CreatedJoinLink{Link: JoinLink{ID: "jl_1"}, JoinURL: joinURL}
+	join := JoinParams{Token: NewSecret("jt_5ecretJoin"), Name: "Ada", PIN: NewSecret(testPIN)}
+	accept := AcceptInviteParams{Token: NewSecret("inv_5ecretInvite"), PIN: NewSecret(testPIN)}
+	update := UpdateIdentityParams{Label: "desk 5", PIN: NewSecret(testPIN)}
+	change := ChangePINParams{CurrentPIN: NewSecret(testPIN), NewPIN: NewSecret(testPIN + "9")}
+	invite := Invite{Identity: WorkerIdentity{WorkerID: "agent_1"}, EmailStatus: "sent", InviteURL: NewSecret(inviteURL)}
+	link := CreatedJoinLink{Link: JoinLink{ID: "jl_1"}, JoinURL: NewSecret(joinURL)}
 	values := map[string]struct {
 		v    any
 		want string
@@ -75,12 +75,12 @@ func TestOnboardingErrorsRedactSecrets(t *testing.T) {
 	echo := `{"error":{"code":"invalid_token","message":"token jt_5ecretJoin with pin ` + testPIN + ` refused"}}`
 	srv, _ := serveOnce(t, 400, map[string]string{"Content-Type": "application/json"}, echo)
 	w := newTestWorkerClient(t, srv.URL+"/v1", WithMaxRetries(0))
-	_, err := w.Join(context.Background(), JoinParams{Token: "jt_5ecretJoin", Name: "Ada", PIN: testPIN})
+	_, err := w.Join(context.Background(), JoinParams{Token: NewSecret("jt_5ecretJoin"), Name: "Ada", PIN: NewSecret(testPIN)})
 	require.ErrorIs(t, err, ErrInvalidToken)
 	assert.NotContains(t, err.Error(), "5ecretJoin")
 	assert.NotContains(t, err.Error(), testPIN)
 	signIn(w)
-	err = w.ChangePIN(context.Background(), ChangePINParams{CurrentPIN: testPIN, NewPIN: "5ecretJoin"})
+	err = w.ChangePIN(context.Background(), ChangePINParams{CurrentPIN: NewSecret(testPIN), NewPIN: NewSecret("5ecretJoin")})
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "5ecretJoin")
 	assert.NotContains(t, err.Error(), testPIN)

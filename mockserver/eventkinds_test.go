@@ -36,10 +36,10 @@ func TestEveryEventKindDecodes(t *testing.T) {
 	clk.Advance(2 * time.Minute)                                                                             // task.expired, matched again
 	must(c.Workers.SetAvailability(ctx, "agent_1", taskrouting.SetAvailabilityParams{ReleaseBacklog: true})) // task.released
 	require.NoError(t, c.Tasks.Cancel(ctx, "t2"))                                                            // task.cancelled
-	must(c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 1", PIN: "4921"}))
+	must(c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 1", PIN: taskrouting.NewSecret("4921")}))
 	w, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})))
+	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("4921")})))
 	must(w.StartBreak(ctx, taskrouting.StartBreakParams{Reason: "lunch"})) // worker.break_started
 	must(w.EndBreak(ctx))                                                  // worker.break_ended
 

@@ -38,7 +38,7 @@ func ExampleServer_Notifications() {
 	defer receiver.Close()
 
 	_, err = c.Notifications.Channels.Create(ctx, taskrouting.CreateNotificationChannelParams{
-		Type: "webhook", Target: receiver.URL, Events: []string{"task.expiring"}, Secret: secret})
+		Type: "webhook", Target: receiver.URL, Events: []string{"task.expiring"}, Secret: taskrouting.NewSecret(secret)})
 	if err != nil {
 		panic(err)
 	}

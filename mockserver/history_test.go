@@ -217,7 +217,7 @@ func TestHistoryWorkersCountsOutcomesAndShifts(t *testing.T) {
 	}
 
 	must(c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "ana", Tags: []string{"english"}, Available: taskrouting.Ptr(true)}))
-	must(c.Workers.SetIdentity(ctx, "ana", taskrouting.SetIdentityParams{Label: "Ana", PIN: "4921"}))
+	must(c.Workers.SetIdentity(ctx, "ana", taskrouting.SetIdentityParams{Label: "Ana", PIN: taskrouting.NewSecret("4921")}))
 	task("t1")
 	must(c.Decisions.Reject(ctx, "t1", "ana"))
 	task("t2")
@@ -233,7 +233,7 @@ func TestHistoryWorkersCountsOutcomesAndShifts(t *testing.T) {
 	at(40 * time.Minute)
 	w, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "ana", PIN: "4921"})))
+	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "ana", PIN: taskrouting.NewSecret("4921")})))
 	must(w.StartBreak(ctx, taskrouting.StartBreakParams{Reason: "lunch"}))
 	at(50 * time.Minute)
 	must(w.EndBreak(ctx))

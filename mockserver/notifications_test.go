@@ -30,7 +30,7 @@ func TestNotificationChannelsThroughClient(t *testing.T) {
 	chs := c.Notifications.Channels
 
 	created, err := chs.Create(ctx, taskrouting.CreateNotificationChannelParams{Type: "webhook", Target: "https://hooks.example/tr",
-		Events: []string{"task.matched", "task.completed"}, Secret: "whsec_first"})
+		Events: []string{"task.matched", "task.completed"}, Secret: taskrouting.NewSecret("whsec_first")})
 	require.NoError(t, err)
 	require.NotEmpty(t, created.ID)
 	want := &taskrouting.NotificationChannel{ID: created.ID, Type: "webhook", Target: "https://hooks.example/tr",
@@ -50,7 +50,7 @@ func TestNotificationChannelsThroughClient(t *testing.T) {
 	want.Disabled = true
 	assert.Empty(t, cmp.Diff(want, disabled), "only disabled changed")
 
-	rotated, err := chs.Update(ctx, created.ID, taskrouting.UpdateNotificationChannelParams{Secret: "whsec_second"})
+	rotated, err := chs.Update(ctx, created.ID, taskrouting.UpdateNotificationChannelParams{Secret: taskrouting.NewSecret("whsec_second")})
 	require.NoError(t, err)
 	assert.Empty(t, cmp.Diff(want, rotated), "a rotation touches nothing an answer shows")
 
@@ -259,7 +259,7 @@ func TestNotificationChannelSecretStaysOut(t *testing.T) {
 	var logs bytes.Buffer
 	srv := mockserver.Start(t, mockserver.WithLogger(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	ch, err := newClient(t, srv, srv.APIKey()).Notifications.Channels.Create(context.Background(),
-		taskrouting.CreateNotificationChannelParams{Type: "webhook", Target: "https://hooks.example/tr", Events: []string{"e"}, Secret: first})
+		taskrouting.CreateNotificationChannelParams{Type: "webhook", Target: "https://hooks.example/tr", Events: []string{"e"}, Secret: taskrouting.NewSecret(first)})
 	require.NoError(t, err)
 	status, body := sendRaw(t, srv, srv.APIKey(), "notifications.channels.update", "PATCH", "/notification-channels/"+ch.ID, `{"secret":"`+second+`"}`)
 	require.Equal(t, http.StatusOK, status)

@@ -67,7 +67,7 @@ func TestNotificationSequenceFiresOnTheClock(t *testing.T) {
 	audit, auditURL := startSink(t, http.StatusInternalServerError)
 	const opsSecret = "whsec_ops_channel"
 	opsCh, err := c.Notifications.Channels.Create(ctx, taskrouting.CreateNotificationChannelParams{Type: "webhook", Target: opsURL,
-		Events: []string{"task.expiring", "task.done"}, Secret: opsSecret})
+		Events: []string{"task.expiring", "task.done"}, Secret: taskrouting.NewSecret(opsSecret)})
 	require.NoError(t, err)
 	auditCh, err := c.Notifications.Channels.Create(ctx, taskrouting.CreateNotificationChannelParams{Type: "webhook", Target: auditURL,
 		Events: []string{"task.expiring"}}) // no secret: signed with the server's

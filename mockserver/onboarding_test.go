@@ -67,11 +67,11 @@ func TestInviteLifecycle(t *testing.T) {
 	assert.Equal(t, "ada@example.com", mail[0].To)
 	fromURL, err := taskrouting.LinkToken(inv.InviteURL)
 	require.NoError(t, err)
-	assert.Equal(t, mail[0].Token, fromURL, "the answer's URL and the mail carry the same token")
+	assert.Equal(t, mail[0].Token, fromURL.Reveal(), "the answer's URL and the mail carry the same token")
 
 	// Sign-in is refused until a PIN is set.
 	w := newWorker()
-	err = sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4821"}))
+	err = sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("4821")}))
 	assert.ErrorIs(t, err, taskrouting.ErrInvalidCredentials)
 
 	// A resend replaces the token: the first stops working.
@@ -81,11 +81,11 @@ func TestInviteLifecycle(t *testing.T) {
 	assert.False(t, again.WorkerCreated)
 	mail = srv.Outbox()
 	require.Len(t, mail, 2)
-	_, err = w.AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: mail[0].Token, PIN: "4821"})
+	_, err = w.AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: taskrouting.NewSecret(mail[0].Token), PIN: taskrouting.NewSecret("4821")})
 	assert.ErrorIs(t, err, taskrouting.ErrInvalidToken)
 	assert.False(t, w.SignedIn())
 
-	joined, err := w.AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: mail[1].Token, PIN: "4821"})
+	joined, err := w.AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: taskrouting.NewSecret(mail[1].Token), PIN: taskrouting.NewSecret("4821")})
 	require.NoError(t, err)
 	assert.Equal(t, "agent_1", joined.WorkerID)
 	assert.Equal(t, srv.WorkspaceID(), joined.WorkspaceID)
@@ -100,10 +100,10 @@ func TestInviteLifecycle(t *testing.T) {
 	assert.False(t, wd.InvitePending, "accepted")
 
 	// The token is single use, and the PIN now signs in.
-	_, err = newWorker().AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: mail[1].Token, PIN: "9999"})
+	_, err = newWorker().AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: taskrouting.NewSecret(mail[1].Token), PIN: taskrouting.NewSecret("9999")})
 	assert.ErrorIs(t, err, taskrouting.ErrInvalidToken)
 	assert.Equal(t, http.StatusBadRequest, statusOf(err))
-	require.NoError(t, sessionErr(newWorker().Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4821"})))
+	require.NoError(t, sessionErr(newWorker().Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("4821")})))
 
 	// With a PIN set there is nothing to resend, and a second invite is refused.
 	_, err = c.Workers.ResendInvite(ctx, "agent_1")
@@ -131,7 +131,7 @@ func TestInviteExpires(t *testing.T) {
 	_, err := c.Workers.Invite(ctx, taskrouting.InviteParams{Email: "bo@example.com"})
 	require.NoError(t, err)
 	clk.Advance(7 * 24 * time.Hour)
-	_, err = newWorker().AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: srv.Outbox()[0].Token, PIN: "4821"})
+	_, err = newWorker().AcceptInvite(ctx, taskrouting.AcceptInviteParams{Token: taskrouting.NewSecret(srv.Outbox()[0].Token), PIN: taskrouting.NewSecret("4821")})
 	assert.ErrorIs(t, err, taskrouting.ErrInvalidToken)
 }
 
@@ -143,9 +143,9 @@ func TestUpdateIdentity(t *testing.T) {
 	ctx := context.Background()
 	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_1"})
 	require.NoError(t, err)
-	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "4921", Email: "a@example.com"})
+	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret("4921"), Email: "a@example.com"})
 	require.NoError(t, err)
-	login := taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"}
+	login := taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("4921")}
 	w := newWorker()
 	require.NoError(t, sessionErr(w.Login(ctx, login)))
 
@@ -163,11 +163,11 @@ func TestUpdateIdentity(t *testing.T) {
 	assert.ErrorIs(t, err, taskrouting.ErrUnauthorized, "revoking ends the worker's sessions")
 	assert.ErrorIs(t, sessionErr(newWorker().Login(ctx, login)), taskrouting.ErrInvalidCredentials)
 
-	got, err = c.Workers.UpdateIdentity(ctx, "agent_1", taskrouting.UpdateIdentityParams{Status: "active", PIN: "5555"})
+	got, err = c.Workers.UpdateIdentity(ctx, "agent_1", taskrouting.UpdateIdentityParams{Status: "active", PIN: taskrouting.NewSecret("5555")})
 	require.NoError(t, err)
 	assert.True(t, got.RevokedAt.IsZero())
 	assert.ErrorIs(t, sessionErr(newWorker().Login(ctx, login)), taskrouting.ErrInvalidCredentials, "the old PIN is replaced")
-	login.PIN = "5555"
+	login.PIN = taskrouting.NewSecret("5555")
 	require.NoError(t, sessionErr(newWorker().Login(ctx, login)))
 
 	_, err = c.Workers.UpdateIdentity(ctx, "ghost", taskrouting.UpdateIdentityParams{Label: "x"})
@@ -196,7 +196,7 @@ func TestJoinLinks(t *testing.T) {
 	require.NoError(t, err)
 
 	w := newWorker()
-	joined, err := w.Join(ctx, taskrouting.JoinParams{Token: token, Name: "Ada", PIN: "4821"})
+	joined, err := w.Join(ctx, taskrouting.JoinParams{Token: token, Name: "Ada", PIN: taskrouting.NewSecret("4821")})
 	require.NoError(t, err)
 	assert.True(t, joined.PendingApproval)
 	assert.Equal(t, joined.WorkerID, w.WorkerID())
@@ -223,7 +223,7 @@ func TestJoinLinks(t *testing.T) {
 	require.NoError(t, err)
 
 	// Used up after one join.
-	_, err = newWorker().Join(ctx, taskrouting.JoinParams{Token: token, Name: "Bo", PIN: "4821"})
+	_, err = newWorker().Join(ctx, taskrouting.JoinParams{Token: token, Name: "Bo", PIN: taskrouting.NewSecret("4821")})
 	assert.ErrorIs(t, err, taskrouting.ErrInvalidToken)
 	links, err := c.JoinLinks.List(ctx)
 	require.NoError(t, err)
@@ -238,7 +238,7 @@ func TestJoinLinks(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, c.JoinLinks.Revoke(ctx, open.Link.ID))
 	require.NoError(t, c.JoinLinks.Revoke(ctx, open.Link.ID), "revoking twice changes nothing")
-	_, err = newWorker().Join(ctx, taskrouting.JoinParams{Token: openToken, Name: "Bo", PIN: "4821"})
+	_, err = newWorker().Join(ctx, taskrouting.JoinParams{Token: openToken, Name: "Bo", PIN: taskrouting.NewSecret("4821")})
 	assert.ErrorIs(t, err, taskrouting.ErrInvalidToken)
 	assert.ErrorIs(t, c.JoinLinks.Revoke(ctx, "jl_nope"), taskrouting.ErrNotFound)
 
@@ -247,7 +247,7 @@ func TestJoinLinks(t *testing.T) {
 	shortToken, err := taskrouting.LinkToken(short.JoinURL)
 	require.NoError(t, err)
 	clk.Advance(time.Minute)
-	_, err = newWorker().Join(ctx, taskrouting.JoinParams{Token: shortToken, Name: "Cy", PIN: "4821"})
+	_, err = newWorker().Join(ctx, taskrouting.JoinParams{Token: shortToken, Name: "Cy", PIN: taskrouting.NewSecret("4821")})
 	assert.ErrorIs(t, err, taskrouting.ErrInvalidToken)
 
 	links, err = c.JoinLinks.List(ctx)
@@ -272,9 +272,9 @@ func TestSessionExpiryAndRefresh(t *testing.T) {
 	ctx := context.Background()
 	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_1"})
 	require.NoError(t, err)
-	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "4921"})
+	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret("4921")})
 	require.NoError(t, err)
-	login := taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"}
+	login := taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("4921")}
 
 	w := newWorker()
 	sess, err := w.Login(ctx, login)
@@ -346,26 +346,26 @@ func TestChangePIN(t *testing.T) {
 	ctx := context.Background()
 	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_1"})
 	require.NoError(t, err)
-	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "4921"})
+	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret("4921")})
 	require.NoError(t, err)
-	login := taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"}
+	login := taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("4921")}
 	phone, desk := newWorker(), newWorker()
 	require.NoError(t, sessionErr(phone.Login(ctx, login)))
 	require.NoError(t, sessionErr(desk.Login(ctx, login)))
 
-	err = desk.ChangePIN(ctx, taskrouting.ChangePINParams{CurrentPIN: "0000", NewPIN: "5555"})
+	err = desk.ChangePIN(ctx, taskrouting.ChangePINParams{CurrentPIN: taskrouting.NewSecret("0000"), NewPIN: taskrouting.NewSecret("5555")})
 	assert.ErrorIs(t, err, taskrouting.ErrInvalidCurrentPIN)
 	assert.Equal(t, http.StatusBadRequest, statusOf(err))
 	_, err = phone.Me(ctx)
 	require.NoError(t, err, "a refused change ends nothing")
 
-	require.NoError(t, desk.ChangePIN(ctx, taskrouting.ChangePINParams{CurrentPIN: "4921", NewPIN: "5555"}))
+	require.NoError(t, desk.ChangePIN(ctx, taskrouting.ChangePINParams{CurrentPIN: taskrouting.NewSecret("4921"), NewPIN: taskrouting.NewSecret("5555")}))
 	_, err = desk.Me(ctx)
 	require.NoError(t, err, "the session that changed the PIN goes on")
 	_, err = phone.Me(ctx)
 	assert.ErrorIs(t, err, taskrouting.ErrUnauthorized, "other sessions end")
 	assert.ErrorIs(t, sessionErr(newWorker().Login(ctx, login)), taskrouting.ErrInvalidCredentials)
-	login.PIN = "5555"
+	login.PIN = taskrouting.NewSecret("5555")
 	require.NoError(t, sessionErr(newWorker().Login(ctx, login)))
 }
 
@@ -377,14 +377,14 @@ func TestWorkerSelfService(t *testing.T) {
 	ctx := context.Background()
 	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_1"})
 	require.NoError(t, err)
-	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "4921"})
+	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret("4921")})
 	require.NoError(t, err)
 	for _, key := range []string{"welsh", "billing"} {
 		_, err = c.Skills.Create(ctx, taskrouting.CreateSkillParams{Key: key, Name: key})
 		require.NoError(t, err)
 	}
 	w := newWorker()
-	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})))
+	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("4921")})))
 
 	prefs, err := w.SetPreferences(ctx, taskrouting.WorkerPreferencesParams{Locale: taskrouting.Some("de"), EmailNotices: taskrouting.Ptr(false)})
 	require.NoError(t, err)
@@ -447,11 +447,11 @@ func TestWorkerTokenScope(t *testing.T) {
 	for _, id := range []string{"agent_1", "agent_2"} {
 		_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: id})
 		require.NoError(t, err)
-		_, err = c.Workers.SetIdentity(ctx, id, taskrouting.SetIdentityParams{Label: id, PIN: "4921"})
+		_, err = c.Workers.SetIdentity(ctx, id, taskrouting.SetIdentityParams{Label: id, PIN: taskrouting.NewSecret("4921")})
 		require.NoError(t, err)
 	}
 	w := newWorker()
-	sess, err := w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})
+	sess, err := w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("4921")})
 	require.NoError(t, err)
 
 	_, err = w.Queue(ctx, "agent_2")
@@ -471,7 +471,7 @@ func TestWorkerTokenScope(t *testing.T) {
 	// PINs and tokens sent are redacted in what the server records.
 	_, err = c.JoinLinks.Create(ctx, taskrouting.CreateJoinLinkParams{Label: "x"})
 	require.NoError(t, err)
-	require.NoError(t, w.ChangePIN(ctx, taskrouting.ChangePINParams{CurrentPIN: "4921", NewPIN: "77771"}))
+	require.NoError(t, w.ChangePIN(ctx, taskrouting.ChangePINParams{CurrentPIN: taskrouting.NewSecret("4921"), NewPIN: taskrouting.NewSecret("77771")}))
 	for _, r := range srv.Requests() {
 		assert.NotContains(t, string(r.Body), "4921", "%s %s", r.Method, r.Path)
 		assert.NotContains(t, string(r.Body), "77771", "%s %s", r.Method, r.Path)
@@ -498,10 +498,10 @@ func TestAutoRefreshConcurrent(t *testing.T) {
 	ctx := context.Background()
 	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_1"})
 	require.NoError(t, err)
-	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "4921"})
+	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret("4921")})
 	require.NoError(t, err)
 	w := newWorker()
-	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})))
+	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("4921")})))
 	clk.Advance(55 * time.Minute)
 
 	const callers = 8

@@ -29,7 +29,7 @@ func TestQAEscapedSlashInIDIsNotASeparator(t *testing.T) {
 	c := newClient(t, srv, srv.APIKey())
 	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "w1", Tags: []string{"english"}})
 	require.NoError(t, err)
-	_, err = c.Workers.SetIdentity(ctx, "w1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "1234"})
+	_, err = c.Workers.SetIdentity(ctx, "w1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret("1234")})
 	require.NoError(t, err)
 
 	tests := []struct {
@@ -52,7 +52,7 @@ func TestQAEscapedSlashInIDIsNotASeparator(t *testing.T) {
 	// The sign-in is still there.
 	wc, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	assert.NoError(t, sessionErr(wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: "1234"})))
+	assert.NoError(t, sessionErr(wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: taskrouting.NewSecret("1234")})))
 }
 
 // TestQARecordedRequestsHidePIN: Requests() (and GET /_mock/requests) are meant to be printed
@@ -66,12 +66,12 @@ func TestQARecordedRequestsHidePIN(t *testing.T) {
 	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "w1", Tags: []string{"english"}})
 	require.NoError(t, err)
 	const pin = "98765"
-	_, err = c.Workers.SetIdentity(ctx, "w1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: pin})
+	_, err = c.Workers.SetIdentity(ctx, "w1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret(pin)})
 	require.NoError(t, err)
 	wc, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	require.NoError(t, sessionErr(wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: pin})))
-	_, err = wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: pin + "0"})
+	require.NoError(t, sessionErr(wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: taskrouting.NewSecret(pin)})))
+	_, err = wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: taskrouting.NewSecret(pin + "0")})
 	require.ErrorIs(t, err, taskrouting.ErrInvalidCredentials)
 
 	reqs := srv.Requests()
@@ -149,11 +149,11 @@ func TestQAWorkerDetailShowsBreak(t *testing.T) {
 	c := newClient(t, srv, srv.APIKey())
 	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "w1", Tags: []string{"english"}, Available: taskrouting.Ptr(true)})
 	require.NoError(t, err)
-	_, err = c.Workers.SetIdentity(ctx, "w1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "1234"})
+	_, err = c.Workers.SetIdentity(ctx, "w1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret("1234")})
 	require.NoError(t, err)
 	wc, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	require.NoError(t, sessionErr(wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: "1234"})))
+	require.NoError(t, sessionErr(wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: taskrouting.NewSecret("1234")})))
 
 	before, err := c.Workers.Get(ctx, "w1")
 	require.NoError(t, err)

@@ -291,7 +291,7 @@ func TestSupervisorCrossPlane(t *testing.T) {
 	c := newClient(t, srv, srv.APIKey())
 	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_1"})
 	require.NoError(t, err)
-	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk", PIN: "4921"})
+	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk", PIN: taskrouting.NewSecret("4921")})
 	require.NoError(t, err)
 	var login struct{ Token string }
 	svPost(t, srv.URL()+"/worker-auth/login", "", map[string]string{"workspaceId": srv.WorkspaceID(), "workerId": "agent_1", "pin": "4921"}, 200, &login)
@@ -356,11 +356,11 @@ func TestSessionPlanePush(t *testing.T) {
 	c := newClient(t, srv, srv.APIKey())
 	_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_1"})
 	require.NoError(t, err)
-	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk", PIN: "4921"})
+	_, err = c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk", PIN: taskrouting.NewSecret("4921")})
 	require.NoError(t, err)
 	w, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})
+	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("4921")})
 	require.NoError(t, err)
 	s, link := supervise(t, srv, mockserver.SupervisorInvite{})
 
@@ -371,7 +371,7 @@ func TestSessionPlanePush(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []taskrouting.ICEServer{{URLs: []string{"stun:stun.example:3478"}}}, ice.ICEServers)
 
-	sub := taskrouting.PushSubscriptionParams{Endpoint: "https://push.example/w", P256dh: "k", Auth: "a"}
+	sub := taskrouting.PushSubscriptionParams{Endpoint: "https://push.example/w", P256dh: "k", Auth: taskrouting.NewSecret("a")}
 	ws, err := w.PushSubscribe(ctx, sub)
 	require.NoError(t, err)
 	assert.Equal(t, &taskrouting.WorkerPushSubscription{Endpoint: sub.Endpoint, CreatedAt: t0}, ws)
@@ -382,7 +382,7 @@ func TestSessionPlanePush(t *testing.T) {
 	dev, err := w.RegisterDevice(ctx, "ExponentPushToken[x]", "ios")
 	require.NoError(t, err)
 	assert.Equal(t, "ios", dev.Platform)
-	require.NoError(t, s.PushSubscribe(ctx, taskrouting.PushSubscriptionParams{Endpoint: "https://push.example/s", P256dh: "k", Auth: "a"}))
+	require.NoError(t, s.PushSubscribe(ctx, taskrouting.PushSubscriptionParams{Endpoint: "https://push.example/s", P256dh: "k", Auth: taskrouting.NewSecret("a")}))
 
 	want := []mockserver.PushRegistration{
 		{WorkspaceID: srv.WorkspaceID(), Plane: "worker", OwnerID: "agent_1", Kind: "web", Endpoint: "https://push.example/w", CreatedAt: t0},
@@ -504,7 +504,7 @@ func TestSupervisorReset(t *testing.T) {
 	t.Parallel()
 	srv := mockserver.Start(t)
 	s, link := supervise(t, srv, mockserver.SupervisorInvite{})
-	require.NoError(t, s.PushSubscribe(context.Background(), taskrouting.PushSubscriptionParams{Endpoint: "https://p", P256dh: "k", Auth: "a"}))
+	require.NoError(t, s.PushSubscribe(context.Background(), taskrouting.PushSubscriptionParams{Endpoint: "https://p", P256dh: "k", Auth: taskrouting.NewSecret("a")}))
 	srv.Reset()
 	assert.Empty(t, srv.SupervisorLinks())
 	assert.Empty(t, srv.PushRegistrations())
@@ -583,7 +583,7 @@ func TestSupervisorSecretsNotRecorded(t *testing.T) {
 	t.Parallel()
 	srv := mockserver.Start(t)
 	s, link := supervise(t, srv, mockserver.SupervisorInvite{})
-	require.NoError(t, s.PushSubscribe(context.Background(), taskrouting.PushSubscriptionParams{Endpoint: "https://p", P256dh: "k", Auth: "auth_5ecret"}))
+	require.NoError(t, s.PushSubscribe(context.Background(), taskrouting.PushSubscriptionParams{Endpoint: "https://p", P256dh: "k", Auth: taskrouting.NewSecret("auth_5ecret")}))
 	reqs := srv.Requests()
 	require.Len(t, reqs, 2)
 	for _, r := range reqs {

@@ -25,14 +25,14 @@ func TestWorkerPlane(t *testing.T) {
 		_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: id, Tags: []string{"english"}})
 		require.NoError(t, err)
 	}
-	_, err := c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "4921"})
+	_, err := c.Workers.SetIdentity(ctx, "agent_1", taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret("4921")})
 	require.NoError(t, err)
 
 	w, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "0000"})
+	_, err = w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("0000")})
 	assert.ErrorIs(t, err, taskrouting.ErrInvalidCredentials)
-	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: "4921"})))
+	require.NoError(t, sessionErr(w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_1", PIN: taskrouting.NewSecret("4921")})))
 
 	_, err = w.SetAvailability(ctx, true)
 	require.NoError(t, err)
@@ -96,11 +96,11 @@ func TestWorkerPlane(t *testing.T) {
 	assert.ErrorIs(t, err, taskrouting.ErrUnauthorized, "a revoked sign-in is 401")
 
 	// A worker token never reaches the workspace plane.
-	_, err = c.Workers.SetIdentity(ctx, "agent_2", taskrouting.SetIdentityParams{Label: "desk 4", PIN: "1234"})
+	_, err = c.Workers.SetIdentity(ctx, "agent_2", taskrouting.SetIdentityParams{Label: "desk 4", PIN: taskrouting.NewSecret("1234")})
 	require.NoError(t, err)
 	w2, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	require.NoError(t, err)
-	require.NoError(t, sessionErr(w2.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_2", PIN: "1234"})))
+	require.NoError(t, sessionErr(w2.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "agent_2", PIN: taskrouting.NewSecret("1234")})))
 	require.NoError(t, w2.Logout(ctx))
 	_, err = w2.Me(ctx)
 	assert.Error(t, err, "signed out")

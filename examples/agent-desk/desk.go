@@ -21,7 +21,7 @@ type desk struct {
 // signIn logs in with the sign-in the workspace gave the worker: POST /worker-auth/login.
 // The session expires; the client refreshes it on its own in the last fifth of its life.
 func (d *desk) signIn(ctx context.Context, workspaceID, workerID, pin string) error {
-	sess, err := d.w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: workspaceID, WorkerID: workerID, PIN: pin})
+	sess, err := d.w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: workspaceID, WorkerID: workerID, PIN: taskrouting.NewSecret(pin)})
 	if err != nil {
 		return fmt.Errorf("sign in: %w", err)
 	}

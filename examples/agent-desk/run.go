@@ -34,7 +34,7 @@ func run(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	const pin = "4821" // in real life the worker chooses it; it is never echoed or logged
-	if _, err := c.Workers.SetIdentity(ctx, "sam", taskrouting.SetIdentityParams{PIN: pin, Label: "desk 4"}); err != nil {
+	if _, err := c.Workers.SetIdentity(ctx, "sam", taskrouting.SetIdentityParams{PIN: taskrouting.NewSecret(pin), Label: "desk 4"}); err != nil {
 		return fmt.Errorf("set identity: %w", err)
 	}
 	sup.say("gave sam a sign-in for desk 4")
