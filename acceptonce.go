@@ -29,15 +29,30 @@ import (
 // (GET /tasks/{id}); opts apply to both (WithIdempotencyKey and
 // WithResponseInto to the accept alone).
 func (s *DecisionsService) EnsureAccepted(ctx context.Context, taskID, workerID string, opts ...RequestOption) (*TaskRef, error) {
-	ref, err := s.Accept(ctx, taskID, workerID, opts...)
+	return acceptOnce(
+		func() (*TaskRef, error) { return s.Accept(ctx, taskID, workerID, opts...) },
+		func() (*Task, error) { return s.c.getTaskForCheck(ctx, taskID, opts) },
+		func(t *Task) bool { return t.WorkerID == workerID },
+	)
+}
+
+// acceptOnce is the one body of EnsureAccepted on both planes. accept
+// sends the plane's accept; only after its 409 invalid_state does read
+// fetch the task, and the accept counts as already made when ours says
+// the task is the accepting worker's and its status shows an accept
+// (accepted, or since completed). The planes differ only in how a task
+// shows whose it is: the workspace plane names the worker, the worker
+// plane answers only for the signed-in worker's own tasks.
+func acceptOnce(accept func() (*TaskRef, error), read func() (*Task, error), ours func(*Task) bool) (*TaskRef, error) {
+	ref, err := accept()
 	if err == nil || !errors.Is(err, ErrInvalidState) {
 		return ref, err
 	}
-	task, getErr := s.c.getTaskForCheck(ctx, taskID, opts)
-	if getErr != nil {
+	task, readErr := read()
+	if readErr != nil {
 		return nil, err // the accept's answer says more than the failed read
 	}
-	if task.WorkerID == workerID && (task.Status == TaskStatusAccepted || task.Status == TaskStatusCompleted) {
+	if ours(task) && (task.Status == TaskStatusAccepted || task.Status == TaskStatusCompleted) {
 		return &TaskRef{ID: task.ID, Status: task.Status}, nil
 	}
 	return nil, err

@@ -266,3 +266,26 @@ func ExampleWorkerClient_EndBreak() {
 	// agent_1 back at 05:10
 	// <nil> <nil>
 }
+
+// A desktop that polls its queue can act on the same offer twice, and the
+// worker plane's POSTs carry no idempotency key to replay; the second
+// plain Accept is a 409, the second EnsureAccepted is done.
+func ExampleWorkerClient_EnsureAccepted() {
+	_, sb := newSandbox()
+	defer sb.Close()
+	sb.worker("agent_1", "english")
+	sb.task("task_1", 0, "english")
+	w := sb.signIn("agent_1")
+	ctx := context.Background()
+
+	for poll := 1; poll <= 2; poll++ { // task_1 seen in the queue twice
+		_, err := w.Accept(ctx, "task_1")
+		fmt.Println("poll", poll, "Accept: invalid_state", errors.Is(err, taskrouting.ErrInvalidState))
+	}
+	ref, err := w.EnsureAccepted(ctx, "task_1")
+	fmt.Println("EnsureAccepted:", ref.Status, err)
+	// Output:
+	// poll 1 Accept: invalid_state false
+	// poll 2 Accept: invalid_state true
+	// EnsureAccepted: accepted <nil>
+}

@@ -21,7 +21,8 @@ import (
 // The worker plane's POSTs carry no idempotency key, so a retried attempt
 // whose first attempt was applied answers as a repeat would: a second
 // StartBreak is ErrBreakAlreadyOpen, a second Accept or Complete is
-// ErrInvalidState. Use WithMaxRetries(0) to see only first attempts.
+// ErrInvalidState. Use WithMaxRetries(0) to see only first attempts, and
+// EnsureAccepted where an accept already made is done.
 type WorkerClient struct {
 	// c carries the session in c.creds. Behind a pointer, so %v of a
 	// WorkerClient value prints an address, never the token.
@@ -315,6 +316,40 @@ func (w *WorkerClient) Task(ctx context.Context, taskID string, opts ...RequestO
 // API: worker.accept, POST /portal/tasks/{id}/accept
 func (w *WorkerClient) Accept(ctx context.Context, taskID string, opts ...RequestOption) (*TaskRef, error) {
 	return w.answer(ctx, taskID, "/accept", nil, opts)
+}
+
+// EnsureAccepted accepts a task offered to the signed-in worker and,
+// unlike Accept, treats an accept that was already made as done: when the
+// platform answers 409 invalid_state, it reads the task, and if the worker
+// holds it (accepted, or since completed) it returns the task's state with
+// a nil error. It is Decisions.EnsureAccepted for the worker plane, with
+// the same rule and the same code.
+//
+// The worker plane needs it more than the workspace plane: its POSTs carry
+// no idempotency key, so a retried attempt whose first attempt went
+// through, or a push or poll that offers the same task twice, meets the
+// 409 with no key to replay. Any other answer is returned as it came. An
+// offer that moved on (cancelled, expired, now another worker's) is
+// mostly ErrNotFound here, since this plane shows a worker only its own
+// tasks; a task the worker held and that ended otherwise (failed) keeps
+// the accept's ErrInvalidState.
+//
+//	ref, err := w.EnsureAccepted(ctx, taskID)
+//	if errors.Is(err, taskrouting.ErrNotFound) || errors.Is(err, taskrouting.ErrInvalidState) {
+//		return nil // the offer moved on; another try cannot help
+//	}
+//
+// It sends worker.accept (POST /portal/tasks/{id}/accept) and, after a
+// 409, worker.taskDetail (GET /portal/tasks/{id}); opts apply to both
+// (WithResponseInto and WithJSONSet to the accept alone).
+func (w *WorkerClient) EnsureAccepted(ctx context.Context, taskID string, opts ...RequestOption) (*TaskRef, error) {
+	return acceptOnce(
+		func() (*TaskRef, error) { return w.Accept(ctx, taskID, opts...) },
+		func() (*Task, error) { return w.Task(ctx, taskID, withOwn(opts, dropCallOnly)...) },
+		// worker.taskDetail answers 404 for any task not the signed-in
+		// worker's, so a task it returns is this worker's.
+		func(*Task) bool { return true },
+	)
 }
 
 // Reject turns down a task offered to the signed-in worker, who never gets

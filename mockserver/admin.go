@@ -172,6 +172,8 @@ type wireDelivery struct {
 	StatusCode int    `json:"statusCode"`
 	Error      string `json:"error,omitempty"`
 	Outcome    string `json:"outcome"`
+	// Reason is Delivery.Reason: why the receiver refused, left out when it said nothing.
+	Reason string `json:"reason,omitempty"`
 }
 
 func (s *Server) adminDeliveries() any {
@@ -179,7 +181,7 @@ func (s *Server) adminDeliveries() any {
 	out := make([]wireDelivery, len(ds))
 	for i, d := range ds {
 		out[i] = wireDelivery{EventID: d.EventID, Kind: string(d.Kind), URL: d.URL, Attempt: d.Attempt, At: d.At.UnixMilli(),
-			StatusCode: d.StatusCode, Error: d.Err, Outcome: d.Outcome}
+			StatusCode: d.StatusCode, Error: d.Err, Outcome: d.Outcome, Reason: d.Reason}
 	}
 	return map[string]any{"deliveries": out}
 }

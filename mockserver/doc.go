@@ -191,8 +191,8 @@
 //	                             dropBeforeCommit, dropAfterCommit, times, fraction, seed -> 201
 //	DELETE /_mock/faults         clear every fault -> 204
 //	GET    /_mock/events         {"events": [payloads as delivered]}
-//	GET    /_mock/deliveries     {"deliveries": [{eventId, event, url, attempt, at, statusCode,
-//	                             error, outcome}]}
+//	GET    /_mock/deliveries     {"deliveries": [{eventId, kind, url, attempt, at, statusCode,
+//	                             error, outcome, reason}]}; reason is Delivery.Reason
 //	GET    /_mock/notifications  {"notifications": [{id, sequenceId, channelId, url, event, trigger,
 //	                             taskId, dueAt, at, payload, statusCode, error, outcome}]}
 //	GET    /_mock/requests       {"requests": [recorded requests, Authorization redacted]}
