@@ -14,14 +14,14 @@ import (
 func signedInWorker(t *testing.T, c *taskrouting.Client, srv *mockserver.Server, workerID string) *taskrouting.WorkerClient {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := c.Workers.SetIdentity(ctx, workerID, taskrouting.SetIdentityParams{Label: "desk", PIN: "4921"}); err != nil {
+	if _, err := c.Workers.SetIdentity(ctx, workerID, taskrouting.SetIdentityParams{Label: "desk", PIN: taskrouting.NewSecret("4921")}); err != nil {
 		t.Fatal(err)
 	}
 	w, err := taskrouting.NewWorkerClient(srv.URL(), taskrouting.WithMaxRetries(0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: workerID, PIN: "4921"}); err != nil {
+	if _, err := w.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: workerID, PIN: taskrouting.NewSecret("4921")}); err != nil {
 		t.Fatal(err)
 	}
 	return w
