@@ -36,6 +36,10 @@ var platformModels = map[string]struct {
 		"workerId", "label", "available", "pendingApproval", "onBreak", "breakStartedAt",
 		"skills", "skillSetupPending", "locale", "emailNotices", "pushCategories",
 	}},
+	"WorkerMetricsDay": {"WorkerMetricsDay", []string{
+		"since", "completedTasks", "shiftCount", "onShiftMs", "breakCount", "totalBreakMs",
+		"longestBreakMs", "workingMs",
+	}},
 	"LearningStatus": {"LearningStatus", []string{
 		"enabled", "shadowMode", "autoWeights", "modelSize", "signalWeights", "rewards", "stats",
 	}},
