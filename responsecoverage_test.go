@@ -38,17 +38,6 @@ var uncoveredMembers = map[string]string{
 	"tasks.recurring.list.count":       "the length of the returned slice",
 	"tasks.booking.set.id":             "the task id the caller passed",
 	"workers.timeCorrections.workerId": "the worker id the caller passed",
-	// The mock server's own members (x-source decided in api/openapi.json): the client models
-	// the platform, so a program cannot come to rely on them; Raw keeps them readable.
-	"Task.queuedAt":              "the mock's queue clock",
-	"Task.offerExpiresAt":        "the mock's offer clock",
-	"Task.rejectedBy":            "the mock's rejection list",
-	"WorkerDetail.createdAt":     "the mock's worker clock",
-	"WorkerDetail.lastMatchedAt": "the mock's worker clock",
-	"WorkerMe.queueDepth":        "the mock's backlog count on the worker plane",
-	"WorkerMe.breakReason":       "the mock's break reason on the worker plane",
-	"LearningStatus.learnedVeto": "the mock's learning setting",
-	"LearningStatus.halfLifeMs":  "the mock's learning setting",
 }
 
 // TestResponseTypesCoverTheContract walks the 2xx response schema of every operation in

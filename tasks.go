@@ -42,10 +42,9 @@ type Task struct {
 	CreatedAt       time.Time          `json:"-"`        // wire createdAt, epoch ms (ISO-8601 also read)
 	Meta            map[string]any     `json:"meta"`
 	Title           string             `json:"title,omitempty"`
-	Description     string             `json:"description,omitempty"`
-	Context         map[string]any     `json:"context,omitempty"`    // worker-plane task detail
-	References      []TaskReference    `json:"references,omitempty"` // worker-plane task detail
-	VetoedWorkers   []string           `json:"vetoedWorkers,omitempty"`
+	Description     string             `json:"description,omitempty"` // worker-plane task detail
+	Context         map[string]any     `json:"context,omitempty"`     // worker-plane task detail
+	References      []TaskReference    `json:"references,omitempty"`  // worker-plane task detail
 	SkillThresholds map[string]float64 `json:"skillThresholds,omitempty"`
 	Escalation      *Escalation        `json:"escalation,omitempty"` // nil when null or absent
 	// EscalationLevel is how many escalation steps the task has taken.

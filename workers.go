@@ -178,10 +178,7 @@ type WorkerDetail struct {
 	InvitePending   bool   `json:"invitePending,omitempty"`
 	PendingApproval bool   `json:"pendingApproval,omitempty"`
 	Locale          string `json:"locale,omitempty"` // the worker's language; "" for the workspace default
-	// OnBreak is true while the worker has a break open (WorkerClient.StartBreak): it gets
-	// no new offers and keeps those it holds.
-	OnBreak    bool `json:"onBreak"`
-	QueueDepth int  `json:"queueDepth"` // pending offers held
+	QueueDepth      int    `json:"queueDepth"`       // pending offers held
 	// UnavailableReason says why the platform took the worker off shift
 	// (for example a missed liveness deadline); "" when none is given.
 	UnavailableReason string `json:"unavailableReason,omitempty"`

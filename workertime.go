@@ -134,16 +134,19 @@ func checkWindow(in string, from, to time.Time) error {
 // WorkerDay is a worker's day so far, from midnight: what it finished, its
 // shifts and its breaks.
 type WorkerDay struct {
-	WorkerID              string // set by WorkerClient.MetricsToday
-	Since                 time.Time
-	CompletedTasks        int
-	ShiftCount            int
-	OnShift               time.Duration
-	BreakCount            int
-	TotalBreak            time.Duration
-	LongestBreak          time.Duration
-	Working               time.Duration
-	CurrentShiftStartedAt time.Time // zero off shift, or from a server that does not send it
+	WorkerID       string // set by WorkerClient.MetricsToday
+	Since          time.Time
+	CompletedTasks int
+	ShiftCount     int
+	OnShift        time.Duration
+	BreakCount     int
+	TotalBreak     time.Duration
+	LongestBreak   time.Duration
+	Working        time.Duration
+	// CurrentShiftStartedAt is when the open shift started (WorkerClient.MetricsToday); zero
+	// off shift, in WorkersService.Metrics (the platform's operator-plane day has no such
+	// member), or from a server that does not send it.
+	CurrentShiftStartedAt time.Time
 }
 
 // UnmarshalJSON reads the wire times and durations.

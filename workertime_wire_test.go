@@ -21,6 +21,10 @@ const (
 		"after":{"endedAt":"2026-09-01T17:00:00.000Z"},"note":"forgot to clock out","by":"ops@example.com","at":"2026-09-02T08:00:00.000Z"}`
 	correctedShiftWire = `{"id":"sh_1","type":"shift","startedAt":"2026-09-01T09:00:00.000Z","endedAt":"2026-09-01T17:00:00.000Z",
 		"corrected":true,"source":"operator","endReason":"manual","reason":null,"description":"Stocktake","taskId":"task_1"}`
+	// operatorDayWire is the workspace plane's today (WorkerMetricsDay); dayWire the worker
+	// plane's (WorkerMetricsToday), which also says when the open shift started.
+	operatorDayWire = `{"since":"2026-09-01T00:00:00.000Z","completedTasks":3,"shiftCount":1,"onShiftMs":3600000,"breakCount":1,
+		"totalBreakMs":600000,"longestBreakMs":600000,"workingMs":3000000}`
 	dayWire = `{"since":"2026-09-01T00:00:00.000Z","completedTasks":3,"shiftCount":1,"onShiftMs":3600000,"breakCount":1,
 		"totalBreakMs":600000,"longestBreakMs":600000,"workingMs":3000000,"currentShiftStartedAt":"2026-09-01T09:00:00.000Z"}`
 	presenceWire = `{"workers":[{"workerId":"agent_1","label":"Mari","status":"on-break","breakStartedAt":"2026-09-01T12:00:00.000Z","breakReason":"lunch"},
@@ -48,6 +52,8 @@ var (
 		EndedAt: wireT("2026-09-01T17:00:00Z"), Corrected: true, Source: "operator", EndReason: "manual", Description: "Stocktake", TaskID: "task_1"}
 	dayDecoded = WorkerDay{Since: wireT("2026-09-01T00:00:00Z"), CompletedTasks: 3, ShiftCount: 1, OnShift: time.Hour, BreakCount: 1,
 		TotalBreak: 10 * time.Minute, LongestBreak: 10 * time.Minute, Working: 50 * time.Minute, CurrentShiftStartedAt: wireT("2026-09-01T09:00:00Z")}
+	operatorDayDecoded = WorkerDay{Since: wireT("2026-09-01T00:00:00Z"), CompletedTasks: 3, ShiftCount: 1, OnShift: time.Hour, BreakCount: 1,
+		TotalBreak: 10 * time.Minute, LongestBreak: 10 * time.Minute, Working: 50 * time.Minute}
 	presenceDecoded = &TeamPresence{Workers: []PresenceMember{
 		{WorkerID: "agent_1", Label: "Mari", Status: "on-break", BreakStartedAt: wireT("2026-09-01T12:00:00Z"), BreakReason: "lunch"},
 		{WorkerID: "agent_2", Label: "agent_2", Status: "working"},
@@ -69,11 +75,11 @@ var workerTimeCases = []struct {
 		func(ctx context.Context, c *Client, _ *WorkerClient) (any, error) {
 			return c.Workers.Metrics(ctx, "agent_1", WorkerMetricsParams{WindowDays: 30})
 		}, "", 200,
-		`{"workerId":"agent_1","today":` + dayWire + `,"window":{"from":"2026-08-03T00:00:00.000Z","to":"2026-09-01T10:00:00.000Z",
+		`{"workerId":"agent_1","today":` + operatorDayWire + `,"window":{"from":"2026-08-03T00:00:00.000Z","to":"2026-09-01T10:00:00.000Z",
 		"days":[{"day":"2026-09-01","completed":3}],"medianWaitMs":20000,"medianCycleMs":600000,"shiftCount":1,"onShiftMs":3600000,
 		"breakMs":600000,"workingMs":3000000,"offered":10,"accepted":9,"rejected":1,"completed":3,"failed":0,"expired":0,"released":0,
 		"acceptanceRate":0.9}}`,
-		&WorkerMetrics{WorkerID: "agent_1", Today: dayDecoded, Window: WorkerPeriod{From: wireT("2026-08-03T00:00:00Z"),
+		&WorkerMetrics{WorkerID: "agent_1", Today: operatorDayDecoded, Window: WorkerPeriod{From: wireT("2026-08-03T00:00:00Z"),
 			To: wireT("2026-09-01T10:00:00Z"), Days: []DayCompleted{{"2026-09-01", 3}}, MedianWait: &wait20s, MedianCycle: &cycle10m,
 			ShiftCount: 1, OnShift: time.Hour, Break: 10 * time.Minute, Working: 50 * time.Minute, Offered: 10, Accepted: 9,
 			Rejected: 1, Completed: 3, AcceptanceRate: &rate09}}},

@@ -64,8 +64,12 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		v = map[string]any{"links": s.SupervisorLinks()}
 	case "GET push-registrations":
 		v = map[string]any{"registrations": s.PushRegistrations()}
-	case "GET tasks/" + adminTaskID(r.URL.Path) + "/unmatched":
-		v, aerr = s.adminUnmatched(adminTaskID(r.URL.Path))
+	case "GET tasks/" + adminItemID(r.URL.Path, "tasks", "/unmatched") + "/unmatched":
+		v, aerr = s.adminUnmatched(adminItemID(r.URL.Path, "tasks", "/unmatched"))
+	case "GET tasks/" + adminItemID(r.URL.Path, "tasks", ""):
+		v, aerr = s.adminTaskState(adminItemID(r.URL.Path, "tasks", ""))
+	case "GET workers/" + adminItemID(r.URL.Path, "workers", ""):
+		v, aerr = s.adminWorkerState(adminItemID(r.URL.Path, "workers", ""))
 	case "POST reset":
 		s.Reset()
 		// The dropped state is garbage now, but the Go runtime hands freed pages back to the
@@ -85,20 +89,6 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		resp.body, _ = json.Marshal(v)
 	}
 	writeResponse(w, resp)
-}
-
-// adminTaskID is the {id} of /_mock/tasks/{id}/unmatched; for any other path a NUL, which
-// no request path carries, so no case matches it.
-func adminTaskID(path string) string {
-	rest, ok := strings.CutPrefix(path, adminPrefix+"tasks/")
-	if !ok {
-		return "\x00"
-	}
-	id, ok := strings.CutSuffix(rest, "/unmatched")
-	if !ok || id == "" || strings.Contains(id, "/") {
-		return "\x00"
-	}
-	return id
 }
 
 func decodeAdmin(r *http.Request, into any) *apiError {

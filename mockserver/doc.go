@@ -197,6 +197,10 @@
 //	                             taskId, dueAt, at, payload, statusCode, error, outcome}]}
 //	GET    /_mock/requests       {"requests": [recorded requests, Authorization redacted]}
 //	GET    /_mock/tasks/{id}/unmatched  why a queued task waits (WhyUnmatched); 409, 404
+//	GET    /_mock/tasks/{id}     {id, queuedAt, offerExpiresAt, vetoedWorkers, rejectedBy}: the
+//	                             server's own task bookkeeping (TaskState); 404
+//	GET    /_mock/workers/{id}   {id, createdAt, lastMatchedAt, onBreak, breakReason}: the
+//	                             server's own worker bookkeeping (WorkerState); 404
 //	GET    /_mock/outbox         {"mail": [{kind, to, workerId, token, url, at}]}: invites sent
 //	POST   /_mock/flush          204 once no webhook attempt is in flight (504 after 30 s)
 //	POST   /_mock/reset          204 once everything is forgotten (see Reset)
@@ -206,7 +210,7 @@
 //	GET    /_mock/push-registrations  {"registrations": [stored push targets, both planes]}
 //
 // In Go the same are ManualClock.Advance, InjectFault, ClearFaults, Events, Deliveries,
-// Notifications, Requests, WhyUnmatched, Outbox, Flush, Reset, InviteSupervisor,
+// Notifications, Requests, WhyUnmatched, TaskState, WorkerState, Outbox, Flush, Reset, InviteSupervisor,
 // SupervisorLinks and PushRegistrations. The standalone binary prints AdminURL as "adminUrl" in its start line
 // and lists these endpoints in its -h output.
 //

@@ -47,11 +47,9 @@ func prepListDecisions(r *request) (op, *apiError) {
 }
 
 type learningStatusAnswer struct {
-	Enabled     bool  `json:"enabled"`
-	ShadowMode  bool  `json:"shadowMode"`
-	AutoWeights bool  `json:"autoWeights"`
-	LearnedVeto bool  `json:"learnedVeto"`
-	HalfLifeMs  int64 `json:"halfLifeMs"`
+	Enabled     bool `json:"enabled"`
+	ShadowMode  bool `json:"shadowMode"`
+	AutoWeights bool `json:"autoWeights"`
 	// SignalWeights weighs each feedback signal in the reward: the mock weighs every signal
 	// 1 and lists those credited so far ({} before any).
 	SignalWeights map[string]float64 `json:"signalWeights"`
@@ -81,7 +79,7 @@ func prepLearningStatus(r *request) (op, *apiError) {
 	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
 		st := ws.engine.LearningStatus()
 		out := learningStatusAnswer{Enabled: st.Enabled, ShadowMode: st.ShadowMode, AutoWeights: st.AutoWeights,
-			LearnedVeto: st.LearnedVeto, HalfLifeMs: st.HalfLife.Milliseconds(), ModelSize: st.ModelSize,
+			ModelSize:     st.ModelSize,
 			SignalWeights: map[string]float64{}}
 		for k := range ws.signals {
 			out.SignalWeights[k] = 1

@@ -140,9 +140,11 @@ func TestQACloseIsPromptWithUnusedConnections(t *testing.T) {
 	}
 }
 
-// TestQAWorkerDetailShowsBreak: WorkerDetail shows onBreak (docs/contract.md section 8). The server sends it;
-// the client's WorkerDetail must carry it as a field, not only inside Raw.
-func TestQAWorkerDetailShowsBreak(t *testing.T) {
+// TestQAWorkerBreakIsReadWhereThePlatformShowsIt: an open break is on the worker's own
+// profile (worker.me onBreak) and on the mock's admin surface (Server.WorkerState), never on
+// workers.get, whose platform model has no such member (docs/contract.md, "Platform answers
+// carry only platform members"). A break keeps the worker's availability.
+func TestQAWorkerBreakIsReadWhereThePlatformShowsIt(t *testing.T) {
 	t.Parallel()
 	srv := mockserver.Start(t)
 	ctx := context.Background()
@@ -155,15 +157,23 @@ func TestQAWorkerDetailShowsBreak(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, sessionErr(wc.Login(ctx, taskrouting.WorkerLoginParams{WorkspaceID: srv.WorkspaceID(), WorkerID: "w1", PIN: taskrouting.NewSecret("1234")})))
 
-	before, err := c.Workers.Get(ctx, "w1")
+	before, err := srv.WorkerState("w1")
 	require.NoError(t, err)
 	_, err = wc.StartBreak(ctx, taskrouting.StartBreakParams{Reason: "lunch"})
 	require.NoError(t, err)
-	during, err := c.Workers.Get(ctx, "w1")
+	me, err := wc.Me(ctx)
+	require.NoError(t, err)
+	during, err := srv.WorkerState("w1")
+	require.NoError(t, err)
+	detail, err := c.Workers.Get(ctx, "w1")
 	require.NoError(t, err)
 	assert.False(t, before.OnBreak)
-	assert.True(t, during.OnBreak)
-	assert.True(t, during.Available, "a break keeps the worker's availability")
+	assert.True(t, me.OnBreak, "worker.me")
+	assert.True(t, during.OnBreak, "Server.WorkerState")
+	assert.Equal(t, "lunch", during.BreakReason, "Server.WorkerState")
+	assert.True(t, detail.Available, "a break keeps the worker's availability")
+	assert.NotContains(t, string(detail.Raw), `"onBreak"`, "workers.get is the platform's WorkerDetail")
+	assert.NotContains(t, string(me.Raw), `"breakReason"`, "worker.me is the platform's WorkerMe")
 }
 
 // TestQARefusedCreateUsesNoTaskRate: a refused request changes no state, and the task-rate

@@ -111,14 +111,9 @@ type wireTask struct {
 	Status          string             `json:"status"`
 	WorkerID        *string            `json:"workerId"`
 	CreatedAt       int64              `json:"createdAt"`
-	QueuedAt        int64              `json:"queuedAt"`
-	OfferExpiresAt  *int64             `json:"offerExpiresAt,omitempty"`
 	Meta            json.RawMessage    `json:"meta"`
-	VetoedWorkers   []string           `json:"vetoedWorkers"`
-	RejectedBy      []string           `json:"rejectedBy"`
 	SkillThresholds map[string]float64 `json:"skillThresholds,omitempty"`
 	Title           *string            `json:"title,omitempty"`
-	Description     *string            `json:"description,omitempty"`
 	Escalation      json.RawMessage    `json:"escalation,omitempty"`
 	EscalationLevel int                `json:"escalationLevel"`
 	SLA             json.RawMessage    `json:"sla,omitempty"`
@@ -135,20 +130,13 @@ func taskJSON(t match.Task) json.RawMessage {
 		Priority:        t.Priority,
 		Status:          string(t.Status),
 		CreatedAt:       t.CreatedAt.UnixMilli(),
-		QueuedAt:        t.QueuedAt.UnixMilli(),
 		Meta:            json.RawMessage("null"),
-		VetoedWorkers:   orEmpty(t.VetoedWorkers),
-		RejectedBy:      orEmpty(t.RejectedBy),
 		SkillThresholds: t.SkillThresholds,
 		EscalationLevel: t.EscalationLevel,
 	}
 	if t.WorkerID != "" {
 		id := t.WorkerID
 		w.WorkerID = &id
-	}
-	if !t.OfferExpiresAt.IsZero() {
-		ms := t.OfferExpiresAt.UnixMilli()
-		w.OfferExpiresAt = &ms
 	}
 	if t.Status == match.StatusCompleted {
 		w.Result = rawOrNull(t.Result)
@@ -158,7 +146,7 @@ func taskJSON(t match.Task) json.RawMessage {
 		if x.meta != nil {
 			w.Meta = x.meta
 		}
-		w.Title, w.Description = x.title, x.description
+		w.Title = x.title
 		w.Escalation, w.SLA, w.Schedule = x.escalation, x.sla, x.schedule
 	}
 	b, _ := json.Marshal(w)
@@ -186,8 +174,13 @@ func taskJSON(t match.Task) json.RawMessage {
 }
 
 // storedOnly are create members the server keeps but, like the platform, does not list on
-// a task read.
-var storedOnly = map[string]bool{"requiredSkills": true, "teamId": true, "preferTeamId": true}
+// a task read: the platform's Task model has no member for them. The rich data
+// (description, context, references) is read through tasks.context.get and the worker
+// plane's task detail; the counts are in the task's data summary.
+var storedOnly = map[string]bool{
+	"requiredSkills": true, "teamId": true, "preferTeamId": true,
+	"context": true, "references": true,
+}
 
 // portalTask is the worker plane's task detail, which the platform keeps to what a worker
 // needs: no holder, meta, vetoes or queue times.
@@ -226,9 +219,6 @@ type wireWorker struct {
 	MaxBacklogSize *int               `json:"maxBacklogSize"`
 	Available      bool               `json:"available"`
 	QueueDepth     int                `json:"queueDepth"`
-	OnBreak        bool               `json:"onBreak"`
-	CreatedAt      int64              `json:"createdAt"`
-	LastMatchedAt  *int64             `json:"lastMatchedAt"`
 	Skills         []wireSkill        `json:"skills"`
 	Teams          []wireTeam         `json:"teams"`
 	Locale         string             `json:"locale,omitempty"`
@@ -256,17 +246,11 @@ func workerJSON(w match.WorkerDetail, teams []wireTeam, cat *skillCatalog) wireW
 		MaxBacklogSize: w.MaxBacklogSize,
 		Available:      w.Available,
 		QueueDepth:     w.QueueDepth,
-		OnBreak:        w.OnBreak,
-		CreatedAt:      w.CreatedAt.UnixMilli(),
 		Skills:         workerSkills(w, cat),
 		Teams:          teams,
 	}
 	if out.RoutingWeights == nil {
 		out.RoutingWeights = map[string]float64{}
-	}
-	if !w.LastMatchedAt.IsZero() {
-		ms := w.LastMatchedAt.UnixMilli()
-		out.LastMatchedAt = &ms
 	}
 	if x, ok := w.Extra.(*workerExtra); ok {
 		out.Locale, _ = x.others["locale"].(string)

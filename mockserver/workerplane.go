@@ -141,11 +141,9 @@ type profileAnswer struct {
 	PendingApproval bool        `json:"pendingApproval"`
 	OnBreak         bool        `json:"onBreak"`
 	BreakStartedAt  *string     `json:"breakStartedAt"`
-	BreakReason     *string     `json:"breakReason,omitempty"`
 	Skills          []wireSkill `json:"skills"`
 	Locale          *string     `json:"locale"`
 	EmailNotices    bool        `json:"emailNotices"`
-	QueueDepth      int         `json:"queueDepth"`
 	// SkillSetupPending asks the worker to choose skills: true while the workspace has a
 	// skill catalogue, the worker holds no skill and has not yet answered with
 	// PUT /portal/me/skills (docs/contract.md, "Worker plane").
@@ -160,7 +158,7 @@ func prepMe(r *request) (op, *apiError) {
 		}
 		out := profileAnswer{
 			WorkerID: w.ID, Available: w.Available,
-			OnBreak: w.OnBreak, Skills: workerSkills(w, &ws.skillCat), QueueDepth: w.QueueDepth,
+			OnBreak: w.OnBreak, Skills: workerSkills(w, &ws.skillCat),
 		}
 		out.Locale, out.EmailNotices = preferences(w)
 		chosen := false
@@ -169,8 +167,8 @@ func prepMe(r *request) (op, *apiError) {
 		}
 		out.SkillSetupPending = !chosen && len(out.Skills) == 0 && len(ws.skillCat.skills) > 0
 		if w.OnBreak {
-			since, reason := isoTime(w.BreakSince), w.BreakReason
-			out.BreakStartedAt, out.BreakReason = &since, &reason
+			since := isoTime(w.BreakSince)
+			out.BreakStartedAt = &since
 		}
 		return http.StatusOK, out, nil
 	}, nil

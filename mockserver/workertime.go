@@ -183,6 +183,14 @@ type metricsDayJSON struct {
 	CurrentShiftStartedAt *string `json:"currentShiftStartedAt"`
 }
 
+// operatorDayJSON is WorkerMetricsDay, the workspace plane's today: the worker plane's day
+// without currentShiftStartedAt, which the platform's operator model does not have. The
+// member declared here, always nil and omitted, hides the embedded one from encoding/json.
+type operatorDayJSON struct {
+	metricsDayJSON
+	CurrentShiftStartedAt *string `json:"currentShiftStartedAt,omitempty"`
+}
+
 func metricsToday(ws *workspace, workerID string, now time.Time) metricsDayJSON {
 	l := ws.time.log(workerID)
 	w := today(now)
@@ -264,9 +272,9 @@ func prepWorkerMetrics(r *request) (op, *apiError) {
 		}
 		return http.StatusOK, struct {
 			WorkerID string            `json:"workerId"`
-			Today    metricsDayJSON    `json:"today"`
+			Today    operatorDayJSON   `json:"today"`
 			Window   metricsPeriodJSON `json:"window"`
-		}{workerID, metricsToday(ws, workerID, now), metricsPeriod(ws, workerID, days, now)}, nil
+		}{workerID, operatorDayJSON{metricsDayJSON: metricsToday(ws, workerID, now)}, metricsPeriod(ws, workerID, days, now)}, nil
 	}, nil
 }
 

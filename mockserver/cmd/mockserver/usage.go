@@ -25,6 +25,10 @@ bearer token (an -extra-api-key is refused: they act on every workspace); never 
                                 "outcome"}]}: what notification sequences sent
   GET    /_mock/requests        {"requests": [recorded requests, key redacted]}
   GET    /_mock/tasks/{id}/unmatched  why a queued task waits (409 if not queued, 404)
+  GET    /_mock/tasks/{id}      {"id","queuedAt","offerExpiresAt","vetoedWorkers","rejectedBy"}:
+                                the mock's own task bookkeeping, in no platform answer (404)
+  GET    /_mock/workers/{id}    {"id","createdAt","lastMatchedAt","onBreak","breakReason"}:
+                                the mock's own worker bookkeeping, in no platform answer (404)
   GET    /_mock/outbox          {"mail": [invites sent, with the token a worker would receive]}
   POST   /_mock/flush           204 once no webhook attempt is in flight
   POST   /_mock/reset           forget all state (keys, secret, webhook urls, clock kept)
