@@ -24,10 +24,10 @@ func GoConfig(o Options) match.Config {
 	switch o.Fairness {
 	case FairnessFirstCome:
 		cfg.Mode = match.ModeFirstCome
-	case FairnessBalanced, FairnessSpreadWork:
-		// The reference matcher has no spread-work mode; balanced is the nearest (the same
-		// rule with a tenth of the load penalty), so the family shows how far apart they are.
+	case FairnessBalanced:
 		cfg.Mode = match.ModeBalanced
+	case FairnessSpreadWork:
+		cfg.Mode = match.ModeSpreadWork
 	}
 	return cfg
 }
