@@ -166,13 +166,10 @@ type task struct {
 	dirty     bool
 	cl        *clockState // SLA, schedule and escalation ladder (clocks.go); nil: none
 
-	// RulesPlatform (platform_pass.go): positions in plat.byTag by tag slot, and a pass's
-	// scratch marks.
-	platPos    []int32
+	// RulesPlatform (platform_pass.go): whether it is in plat.byTag, and a pass's scratch
+	// marks.
 	platQueued bool
 	platStamp  uint64
-	platOut    bool
-	platRank   float64
 	platTaken  bool
 }
 
@@ -303,7 +300,7 @@ func (e *Engine) intern(tag string) int32 {
 	e.byKeyTag = append(e.byKeyTag, posSet[*group]{})
 	e.keyTagPos = append(e.keyTagPos, -1)
 	e.byTag = append(e.byTag, posSet[*group]{})
-	e.plat.byTag = append(e.plat.byTag, posSet[*task]{})
+	e.plat.byTag = append(e.plat.byTag, prioOrder{})
 	return id
 }
 

@@ -241,50 +241,7 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCa
 	if budget == 0 {
 		return out, 0
 	}
-	ps.keys = e.platKeys(w, true, ps.keys[:0])
-	if len(ps.keys) == 0 {
-		return out, 0
-	}
-	e.visitSeq++
-	stamp := e.visitSeq
-	// Tasks a 0 entry reaches are out: stamped first, never ranked.
-	ps.zero = e.platKeys(w, false, ps.zero[:0])
-	for _, k := range ps.zero {
-		for _, t := range ps.byTag[k.id].items {
-			t.platStamp, t.platOut = stamp, true
-		}
-	}
-	win := ps.window[:0]
-	for _, k := range ps.keys {
-		for _, t := range ps.byTag[k.id].items {
-			if t.platStamp != stamp {
-				t.platStamp, t.platOut, t.platRank = stamp, false, 0
-				if containsID(t.vetoed, w.id) || containsID(t.rejected, w.id) || (t.booked != "" && t.booked != w.id) {
-					t.platOut = true
-				} else {
-					win = append(win, platCand{t: t})
-				}
-			}
-			if !t.platOut {
-				t.platRank += k.weight * t.priority
-			}
-		}
-	}
-	for i := range win {
-		win[i].rank = win[i].t.platRank
-	}
-	ps.union = len(win)
-	win = lowestRanks(win, e.cfg.CandidateWindow)
-	slices.SortFunc(win, platRankCmp)
-	slices.SortStableFunc(win, func(a, b platCand) int {
-		switch {
-		case a.t.priority > b.t.priority:
-			return -1
-		case a.t.priority < b.t.priority:
-			return 1
-		}
-		return 0
-	})
+	win := e.platWindow(w)
 	walked := 0
 	for _, c := range win {
 		if budget == 0 {
@@ -299,8 +256,23 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCa
 		out = append(out, c)
 		budget--
 	}
+	clear(win)
 	ps.window = win[:0]
 	return out, walked
+}
+
+// sortWindow puts a window in the order the worker walks it: by priority, highest first,
+// ties in window order (rank, then task id as a string, a total order: one sort does both).
+func sortWindow(win []platCand) {
+	slices.SortFunc(win, func(a, b platCand) int {
+		switch {
+		case a.t.priority > b.t.priority:
+			return -1
+		case a.t.priority < b.t.priority:
+			return 1
+		}
+		return platRankCmp(a, b)
+	})
 }
 
 // platRankCmp orders a worker's window: rank ascending, then task id as a string.
@@ -331,40 +303,4 @@ func (e *Engine) platEligible(w *worker, t *task) (score, prio float64, ok bool)
 		return 0, 0, false
 	}
 	return score + bonus, prio + bonus, true
-}
-
-// lowestRanks returns the k lowest candidates of c by platRankCmp, in no order, reusing c:
-// a bounded max-heap, O(len(c) log k), instead of sorting a union that may hold thousands.
-func lowestRanks(c []platCand, k int) []platCand {
-	if len(c) <= k {
-		return c
-	}
-	h := c[:k]
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= k {
-				return
-			}
-			m := l
-			if r := l + 1; r < k && platRankCmp(h[r], h[l]) > 0 {
-				m = r
-			}
-			if platRankCmp(h[m], h[i]) <= 0 {
-				return
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
-		}
-	}
-	for i := k/2 - 1; i >= 0; i-- {
-		down(i)
-	}
-	for _, x := range c[k:] {
-		if platRankCmp(x, h[0]) < 0 {
-			h[0] = x
-			down(0)
-		}
-	}
-	return h
 }
