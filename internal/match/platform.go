@@ -164,6 +164,14 @@ func (e *Engine) platScore(w *worker, t *task, rs *[]Reason) (float64, ReasonKin
 	if len(w.tags) == 0 {
 		return 0, ReasonMissingTag
 	}
+	if rs == nil && len(t.tags) == len(t.tagsIn) && !w.platPatternTags() {
+		// Literal tags only: a worker tag matches when the task carries it, so count the
+		// common interned ids (both sets sorted) instead of comparing names.
+		if matched := countCommon(w.tagIDs, t.tags); matched > 0 {
+			return float64(matched) / float64(len(w.tags)), ""
+		}
+		return 0, ReasonMissingTag
+	}
 	matched := 0
 	share := 1 / float64(len(w.tags))
 	for _, u := range w.tags {
@@ -261,17 +269,17 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCa
 	return out, walked
 }
 
-// sortWindow puts a window in the order the worker walks it: by priority, highest first,
-// ties in window order (rank, then task id as a string, a total order: one sort does both).
-func sortWindow(win []platCand) {
-	slices.SortFunc(win, func(a, b platCand) int {
+// sortWindowRanked is sortWindow for a window already in platRankCmp order: a stable sort
+// by priority alone, which for a window of one priority is one pass.
+func sortWindowRanked(win []platCand) {
+	slices.SortStableFunc(win, func(a, b platCand) int {
 		switch {
 		case a.t.priority > b.t.priority:
 			return -1
 		case a.t.priority < b.t.priority:
 			return 1
 		}
-		return platRankCmp(a, b)
+		return 0
 	})
 }
 
@@ -303,4 +311,22 @@ func (e *Engine) platEligible(w *worker, t *task) (score, prio float64, ok bool)
 		return 0, 0, false
 	}
 	return score + bonus, prio + bonus, true
+}
+
+// countCommon counts the ids two sorted sets share.
+func countCommon(a, b []int32) int {
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			n++
+			i++
+			j++
+		}
+	}
+	return n
 }

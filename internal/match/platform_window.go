@@ -1,6 +1,7 @@
 package match
 
 import (
+	"math"
 	"slices"
 	"strings"
 )
@@ -27,13 +28,11 @@ import (
 
 // platCursor is one of a worker's entries being read in its tag's order.
 type platCursor struct {
-	key  int // index in plat.keys
-	o    *prioOrder
-	pos  orderPos
-	t    *task   // the task at pos
-	lb   float64 // its bound
-	done bool
-	left bool // done with tasks still unread
+	key int // index in plat.keys
+	o   *prioOrder
+	pos orderPos
+	t   *task   // the task at pos
+	lb  float64 // its bound
 	// The bound of the first task above the priority abovePrio, cached for platPast;
 	// aboveNone when there is none.
 	abovePrio, aboveLB  float64
@@ -54,6 +53,8 @@ func (e *Engine) platWindow(w *worker) []platCand {
 	e.visitSeq++
 	stamp := e.visitSeq
 	k := e.cfg.CandidateWindow
+	// curs is a min-heap of the entries still read, by (bound, task id): the lowest is
+	// read next, or found past the window (so is every entry with a greater bound).
 	curs := ps.cursors[:0]
 	for i, key := range ps.keys {
 		c := platCursor{key: i, o: &ps.byTag[key.id]}
@@ -61,29 +62,23 @@ func (e *Engine) platWindow(w *worker) []platCand {
 			curs = append(curs, c)
 		}
 	}
-	for {
-		best := -1
-		for i := range curs {
-			c := &curs[i]
-			if c.done {
-				continue
-			}
-			if len(h) == k && e.platPast(c, h[0]) {
-				c.done, c.left = true, true
-				continue
-			}
-			if best < 0 || c.lb < curs[best].lb || c.lb == curs[best].lb && c.t.id < curs[best].t.id {
-				best = i
-			}
+	for i := len(curs)/2 - 1; i >= 0; i-- {
+		cursorDown(curs, i)
+	}
+	left := false
+	for len(curs) > 0 {
+		c := &curs[0]
+		if len(h) == k && e.platPast(c, h[k-1]) {
+			left = true
+			curs = dropTop(curs)
+			continue
 		}
-		if best < 0 {
-			break
-		}
-		c := &curs[best]
 		t := c.t
 		c.pos = c.o.next(c.pos)
-		if !e.platSeek(c) {
-			c.done = true
+		if e.platSeek(c) {
+			cursorDown(curs, 0)
+		} else {
+			curs = dropTop(curs)
 		}
 		if t.platStamp == stamp {
 			continue
@@ -93,18 +88,51 @@ func (e *Engine) platWindow(w *worker) []platCand {
 			continue
 		}
 		ps.union++
-		h = pushLowest(h, platCand{t: t, rank: platRank(ps.keys, t)}, k)
+		h = insertLowest(h, platCand{t: t, rank: platRank(ps.keys, t)}, k)
 	}
-	for _, c := range curs {
-		if c.left {
-			ps.union = max(ps.union, k+1)
-			break
-		}
+	if left {
+		ps.union = max(ps.union, k+1)
 	}
 	clear(curs)
 	ps.cursors = curs[:0]
-	sortWindow(h)
+	sortWindowRanked(h)
 	ps.window = h
+	return h
+}
+
+// cursorLess orders the entries being read: lower bound, then lower task id.
+func cursorLess(a, b *platCursor) bool {
+	if a.lb != b.lb {
+		return a.lb < b.lb
+	}
+	return a.t.id < b.t.id
+}
+
+func cursorDown(h []platCursor, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && cursorLess(&h[r], &h[l]) {
+			m = r
+		}
+		if !cursorLess(&h[m], &h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// dropTop removes the lowest entry of the heap h.
+func dropTop(h []platCursor) []platCursor {
+	last := len(h) - 1
+	h[0] = h[last]
+	h[last] = platCursor{}
+	h = h[:last]
+	cursorDown(h, 0)
 	return h
 }
 
@@ -142,6 +170,12 @@ func (e *Engine) platPast(c *platCursor, worst platCand) bool {
 	if strings.Compare(c.t.id, worst.t.id) <= 0 {
 		return false
 	}
+	// Every later priority is at least the next float above this one, and the bound grows
+	// with the priority: when that next float is bounded above the worst, so is the rest.
+	if e.platBound(c.key, math.Nextafter(c.t.priority, math.Inf(1))) > worst.rank {
+		return true
+	}
+	// Rounding made the bounds equal (tiny weights or priorities): find the real next one.
 	if !c.aboveSet || c.abovePrio != c.t.priority {
 		up, ok := c.o.firstAbove(c.t.priority)
 		c.aboveSet, c.abovePrio, c.aboveNone = true, c.t.priority, !ok
@@ -176,38 +210,24 @@ func platExcluded(w *worker, t *task, zero []platKey) bool {
 	return containsID(t.vetoed, w.id) || containsID(t.rejected, w.id) || (t.booked != "" && t.booked != w.id)
 }
 
-// pushLowest adds c to h, a max-heap by platRankCmp keeping the k lowest.
-func pushLowest(h []platCand, c platCand, k int) []platCand {
-	if len(h) < k {
-		h = append(h, c)
-		for i := len(h) - 1; i > 0; {
-			p := (i - 1) / 2
-			if platRankCmp(h[i], h[p]) <= 0 {
-				break
-			}
-			h[i], h[p] = h[p], h[i]
-			i = p
+// insertLowest adds c to h, the k lowest candidates met so far in platRankCmp order. Tasks
+// mostly arrive in that order (each tag is read by bound, then id), so the common insert
+// lands at the end after one comparison.
+func insertLowest(h []platCand, c platCand, k int) []platCand {
+	n := len(h)
+	if n > 0 && platRankCmp(h[n-1], c) < 0 {
+		if n < k {
+			return append(h, c)
 		}
 		return h
 	}
-	if platRankCmp(c, h[0]) >= 0 {
+	i, _ := slices.BinarySearchFunc(h, c, platRankCmp)
+	if n < k {
+		h = append(h, platCand{})
+	} else if i >= n {
 		return h
 	}
-	h[0] = c
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= len(h) {
-			break
-		}
-		m := l
-		if r := l + 1; r < len(h) && platRankCmp(h[r], h[l]) > 0 {
-			m = r
-		}
-		if platRankCmp(h[m], h[i]) <= 0 {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
+	copy(h[i+1:], h[i:len(h)-1])
+	h[i] = c
 	return h
 }

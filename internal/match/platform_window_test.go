@@ -40,6 +40,20 @@ func scanWindow(e *Engine, w *worker) ([]string, int) {
 	return windowIDs(win), len(union)
 }
 
+// sortWindow puts a window in the order the worker walks it, the straightforward way: by priority, highest first,
+// ties in window order (rank, then task id as a string, a total order: one sort does both).
+func sortWindow(win []platCand) {
+	slices.SortFunc(win, func(a, b platCand) int {
+		switch {
+		case a.t.priority > b.t.priority:
+			return -1
+		case a.t.priority < b.t.priority:
+			return 1
+		}
+		return platRankCmp(a, b)
+	})
+}
+
 func windowIDs(win []platCand) []string {
 	var out []string
 	for _, c := range win {
@@ -68,6 +82,15 @@ func checkWindows(e *Engine) error {
 		}
 	}
 	for _, w := range e.plat.order {
+		for _, t := range e.taskList {
+			// The score's shortcut (no reasons asked) against the explained score.
+			var rs []Reason
+			fast, fastWhy := e.platScore(w, t, nil)
+			full, fullWhy := e.platScore(w, t, &rs)
+			if fast != full || fastWhy != fullWhy {
+				return fmt.Errorf("worker %s task %s: score %v (%s), explained %v (%s)", w.id, t.id, fast, fastWhy, full, fullWhy)
+			}
+		}
 		want, union := scanWindow(e, w)
 		got := windowIDs(e.platWindow(w))
 		if diff := cmp.Diff(want, got); diff != "" {
