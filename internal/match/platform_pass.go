@@ -17,6 +17,7 @@ type platState struct {
 	zero    []platKey    // scratch: its 0 entries, expanded
 	window  []platCand   // scratch: a worker's window
 	cursors []platCursor // scratch: its entries being read (platform_window.go)
+	pairs   []platPair   // scratch: a pass's candidates in one list (arbitrate)
 	cands   []platCand   // scratch: every worker's candidates in a pass
 	users   []platUser   // scratch: the workers of a pass with their candidates
 	union   int          // the candidates the last platWindow met (above the window size: maybe more)
@@ -239,7 +240,11 @@ type platPair struct {
 // ModeBalanced), then makes the offers grouped by worker in the order of first award.
 func (e *Engine) arbitrate(res *Result) {
 	ps := &e.plat
-	pairs := make([]platPair, 0, len(ps.cands))
+	pairs := ps.pairs[:0]
+	defer func() {
+		clear(pairs)
+		ps.pairs = pairs[:0]
+	}()
 	for i, u := range ps.users {
 		for _, c := range ps.cands[u.from:u.to] {
 			pairs = append(pairs, platPair{u: i, c: c})
