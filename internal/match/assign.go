@@ -100,7 +100,7 @@ func (e *Engine) SetPriority(now time.Time, taskID string, priority float64) (Re
 	if t.status.Terminal() {
 		return e.fail(res, &StateError{Op: "setPriority", TaskID: taskID, Status: t.status, Reason: StateWrongStatus})
 	}
-	t.priority = priority
+	e.setTaskPriority(t, priority)
 	if t.status == StatusQueued {
 		t.g.fix(int(t.heapIdx))
 		e.markTask(t) // under RulesPlatform its rank in every window changed

@@ -336,7 +336,7 @@ func (e *Engine) escalateStep(t *task, res *Result) (escalated, parked bool) {
 		return false, true
 	}
 	cl.level++
-	t.priority += cl.c.PriorityBoost
+	e.setTaskPriority(t, t.priority+cl.c.PriorityBoost)
 	ev := e.taskEvent(res, EventTaskEscalated, t, "")
 	ev.Level = cl.level
 	return true, false

@@ -138,22 +138,26 @@ type pattern struct {
 
 // task is the engine's state for one task.
 type task struct {
+	// The fields a worker's window reads for every task it meets come first, so one or two
+	// cache lines hold them (platform_window.go).
 	id        string
+	priority  float64
+	tags      []int32 // sorted ids, shared with its group
+	platStamp uint64  // RulesPlatform: the last window that met it
+	vetoed    []string
+	rejected  []string
+	booked    string // while set, the only worker it may be offered to (booking.go)
+
 	seq       uint64
 	tagsIn    []string
-	tags      []int32 // sorted ids, shared with its group
 	thr       []threshold
 	thrIn     map[string]float64
-	priority  float64
 	queued    int64 // first queued, Unix ns
 	createdAt time.Time
 	status    Status
 	workerID  string
 	w         *worker // offered worker while pending
 	manual    bool    // offered by Assign, not by matching
-	vetoed    []string
-	rejected  []string
-	booked    string // while set, the only worker it may be offered to (booking.go)
 	esc       *Escalation
 	rt        *TaskRouting // nil unless the task uses a routing rule beyond tags
 	result    any
@@ -166,13 +170,9 @@ type task struct {
 	dirty     bool
 	cl        *clockState // SLA, schedule and escalation ladder (clocks.go); nil: none
 
-	// RulesPlatform (platform_pass.go): positions in plat.byTag by tag slot, and a pass's
-	// scratch marks.
-	platPos    []int32
+	// RulesPlatform (platform_pass.go): whether it is in plat.byTag, and whether a pass
+	// awarded it already.
 	platQueued bool
-	platStamp  uint64
-	platOut    bool
-	platRank   float64
 	platTaken  bool
 }
 
@@ -303,7 +303,7 @@ func (e *Engine) intern(tag string) int32 {
 	e.byKeyTag = append(e.byKeyTag, posSet[*group]{})
 	e.keyTagPos = append(e.keyTagPos, -1)
 	e.byTag = append(e.byTag, posSet[*group]{})
-	e.plat.byTag = append(e.plat.byTag, posSet[*task]{})
+	e.plat.byTag = append(e.plat.byTag, prioOrder{})
 	return id
 }
 

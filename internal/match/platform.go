@@ -164,6 +164,14 @@ func (e *Engine) platScore(w *worker, t *task, rs *[]Reason) (float64, ReasonKin
 	if len(w.tags) == 0 {
 		return 0, ReasonMissingTag
 	}
+	if rs == nil && len(t.tags) == len(t.tagsIn) && !w.platPatternTags() {
+		// Literal tags only: a worker tag matches when the task carries it, so count the
+		// common interned ids (both sets sorted) instead of comparing names.
+		if matched := countCommon(w.tagIDs, t.tags); matched > 0 {
+			return float64(matched) / float64(len(w.tags)), ""
+		}
+		return 0, ReasonMissingTag
+	}
 	matched := 0
 	share := 1 / float64(len(w.tags))
 	for _, u := range w.tags {
@@ -241,50 +249,7 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCa
 	if budget == 0 {
 		return out, 0
 	}
-	ps.keys = e.platKeys(w, true, ps.keys[:0])
-	if len(ps.keys) == 0 {
-		return out, 0
-	}
-	e.visitSeq++
-	stamp := e.visitSeq
-	// Tasks a 0 entry reaches are out: stamped first, never ranked.
-	ps.zero = e.platKeys(w, false, ps.zero[:0])
-	for _, k := range ps.zero {
-		for _, t := range ps.byTag[k.id].items {
-			t.platStamp, t.platOut = stamp, true
-		}
-	}
-	win := ps.window[:0]
-	for _, k := range ps.keys {
-		for _, t := range ps.byTag[k.id].items {
-			if t.platStamp != stamp {
-				t.platStamp, t.platOut, t.platRank = stamp, false, 0
-				if containsID(t.vetoed, w.id) || containsID(t.rejected, w.id) || (t.booked != "" && t.booked != w.id) {
-					t.platOut = true
-				} else {
-					win = append(win, platCand{t: t})
-				}
-			}
-			if !t.platOut {
-				t.platRank += k.weight * t.priority
-			}
-		}
-	}
-	for i := range win {
-		win[i].rank = win[i].t.platRank
-	}
-	ps.union = len(win)
-	win = lowestRanks(win, e.cfg.CandidateWindow)
-	slices.SortFunc(win, platRankCmp)
-	slices.SortStableFunc(win, func(a, b platCand) int {
-		switch {
-		case a.t.priority > b.t.priority:
-			return -1
-		case a.t.priority < b.t.priority:
-			return 1
-		}
-		return 0
-	})
+	win := e.platWindow(w)
 	walked := 0
 	for _, c := range win {
 		if budget == 0 {
@@ -299,8 +264,23 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCa
 		out = append(out, c)
 		budget--
 	}
+	clear(win)
 	ps.window = win[:0]
 	return out, walked
+}
+
+// sortWindowRanked is sortWindow for a window already in platRankCmp order: a stable sort
+// by priority alone, which for a window of one priority is one pass.
+func sortWindowRanked(win []platCand) {
+	slices.SortStableFunc(win, func(a, b platCand) int {
+		switch {
+		case a.t.priority > b.t.priority:
+			return -1
+		case a.t.priority < b.t.priority:
+			return 1
+		}
+		return 0
+	})
 }
 
 // platRankCmp orders a worker's window: rank ascending, then task id as a string.
@@ -333,38 +313,20 @@ func (e *Engine) platEligible(w *worker, t *task) (score, prio float64, ok bool)
 	return score + bonus, prio + bonus, true
 }
 
-// lowestRanks returns the k lowest candidates of c by platRankCmp, in no order, reusing c:
-// a bounded max-heap, O(len(c) log k), instead of sorting a union that may hold thousands.
-func lowestRanks(c []platCand, k int) []platCand {
-	if len(c) <= k {
-		return c
-	}
-	h := c[:k]
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= k {
-				return
-			}
-			m := l
-			if r := l + 1; r < k && platRankCmp(h[r], h[l]) > 0 {
-				m = r
-			}
-			if platRankCmp(h[m], h[i]) <= 0 {
-				return
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
+// countCommon counts the ids two sorted sets share.
+func countCommon(a, b []int32) int {
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			n++
+			i++
+			j++
 		}
 	}
-	for i := k/2 - 1; i >= 0; i-- {
-		down(i)
-	}
-	for _, x := range c[k:] {
-		if platRankCmp(x, h[0]) < 0 {
-			h[0] = x
-			down(0)
-		}
-	}
-	return h
+	return n
 }

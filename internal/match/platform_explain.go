@@ -10,6 +10,30 @@ const ReasonZeroPriority ReasonKind = "zeroEffectivePriority"
 // checkPlatform is check under RulesPlatform: the same state, veto, reject, booking and
 // routing checks, then the platform's score (platScore) with the rule that made it 0.
 func (e *Engine) checkPlatform(w *worker, s *spec, state bool, rs *[]Reason) (bool, float64) {
+	names, thr := e.specNames(s)
+	return e.checkPlatformNamed(w, s, names, thr, state, rs)
+}
+
+// specNames are a spec's tag names and thresholds by name, as platScoreOf takes them; nil
+// thresholds when it has none.
+func (e *Engine) specNames(s *spec) ([]string, map[string]float64) {
+	names := make([]string, len(s.tags))
+	for i := range s.tags {
+		names[i] = s.name(e, i)
+	}
+	var thr map[string]float64
+	if len(s.thr) > 0 {
+		thr = make(map[string]float64, len(s.thr))
+		for i, th := range s.thr {
+			thr[s.thrName(e, i)] = th.min
+		}
+	}
+	return names, thr
+}
+
+// checkPlatformNamed is checkPlatform given specNames(s), so a decision explaining many
+// workers names the task's tags once.
+func (e *Engine) checkPlatformNamed(w *worker, s *spec, names []string, thr map[string]float64, state bool, rs *[]Reason) (bool, float64) {
 	explain := rs != nil
 	ok := true
 	fail := func(r Reason) {
@@ -52,14 +76,6 @@ func (e *Engine) checkPlatform(w *worker, s *spec, state bool, rs *[]Reason) (bo
 		}
 		bonus = b
 	}
-	names := make([]string, len(s.tags))
-	for i := range s.tags {
-		names[i] = s.name(e, i)
-	}
-	thr := make(map[string]float64, len(s.thr))
-	for i, th := range s.thr {
-		thr[s.thrName(e, i)] = th.min
-	}
 	score, why := e.platScoreOf(w, names, thr, rs)
 	if why != "" {
 		ok = false
@@ -83,10 +99,11 @@ func (e *Engine) checkPlatform(w *worker, s *spec, state bool, rs *[]Reason) (bo
 // all, each with the platform's reasons.
 func (e *Engine) decidePlatform(t *task, w *worker) {
 	s := e.taskSpec(t)
+	names, thr := e.specNames(&s)
 	rs, marks := e.reasons[:0], e.marks[:0]
 	add := func(x *worker, chosen bool) {
 		start := len(rs)
-		ok, score := e.checkPlatform(x, &s, !chosen, &rs)
+		ok, score := e.checkPlatformNamed(x, &s, names, thr, !chosen, &rs)
 		marks = append(marks, candMark{w: x, ok: ok, chosen: chosen, score: score, start: start, end: len(rs)})
 	}
 	add(w, true)

@@ -11,17 +11,19 @@ import (
 
 // platState is the engine's state for RulesPlatform.
 type platState struct {
-	order  []*worker       // registration order: the engine's user order
-	byTag  []posSet[*task] // by tag id: queued tasks carrying it
-	keys   []platKey       // scratch: a worker's positive entries, expanded
-	zero   []platKey       // scratch: its 0 entries, expanded
-	window []platCand      // scratch: a worker's window
-	cands  []platCand      // scratch: every worker's candidates in a pass
-	users  []platUser      // scratch: the workers of a pass with their candidates
-	union  int             // the candidate union of the last platCandidates, before the window
-	seq    uint64          // registration numbers
-	dirty  []*worker       // workers the next pass must look at (unordered)
-	spare  []*worker       // the previous dirty list, reused
+	order   []*worker    // registration order: the engine's user order
+	byTag   []prioOrder  // by tag id: queued tasks carrying it, by priority then id
+	keys    []platKey    // scratch: a worker's positive entries, expanded
+	zero    []platKey    // scratch: its 0 entries, expanded
+	window  []platCand   // scratch: a worker's window
+	cursors []platCursor // scratch: its entries being read (platform_window.go)
+	pairs   []platPair   // scratch: a pass's candidates in one list (arbitrate)
+	cands   []platCand   // scratch: every worker's candidates in a pass
+	users   []platUser   // scratch: the workers of a pass with their candidates
+	union   int          // the candidates the last platWindow met (above the window size: maybe more)
+	seq     uint64       // registration numbers
+	dirty   []*worker    // workers the next pass must look at (unordered)
+	spare   []*worker    // the previous dirty list, reused
 }
 
 // platUser is one worker's part of a pass: its candidates are cands[from:to].
@@ -85,10 +87,8 @@ func (e *Engine) platUnregister(w *worker) {
 }
 
 func (e *Engine) platEnqueue(t *task) {
-	ps := &e.plat
-	t.platPos = slices.Grow(t.platPos[:0], len(t.tags))[:len(t.tags)]
-	for i, id := range t.tags {
-		ps.byTag[id].add(t, &t.platPos[i])
+	for _, id := range t.tags {
+		e.plat.byTag[id].add(t)
 	}
 	t.platQueued = true
 	e.platMarkReach(t, false)
@@ -98,17 +98,33 @@ func (e *Engine) platDequeue(t *task) {
 	if !t.platQueued {
 		return
 	}
-	for i, id := range t.tags {
-		e.plat.byTag[id].remove(t.platPos[i], platTagSlot(id))
-	}
+	e.platUnindex(t)
 	t.platQueued = false
 	e.platMarkReach(t, true)
 }
 
-func platTagSlot(id int32) func(*task) *int32 {
-	return func(x *task) *int32 {
-		i, _ := slices.BinarySearch(x.tags, id)
-		return &x.platPos[i]
+// setTaskPriority changes t's priority, moving it in its tags' orders when queued there.
+func (e *Engine) setTaskPriority(t *task, priority float64) {
+	if !t.platQueued {
+		t.priority = priority
+		return
+	}
+	e.platUnindex(t)
+	t.priority = priority
+	e.platReindex(t)
+}
+
+// platUnindex takes a queued t out of its tags' orders, before its priority changes.
+func (e *Engine) platUnindex(t *task) {
+	for _, id := range t.tags {
+		e.plat.byTag[id].remove(t)
+	}
+}
+
+// platReindex puts t back after platUnindex.
+func (e *Engine) platReindex(t *task) {
+	for _, id := range t.tags {
+		e.plat.byTag[id].add(t)
 	}
 }
 
@@ -224,7 +240,11 @@ type platPair struct {
 // ModeBalanced), then makes the offers grouped by worker in the order of first award.
 func (e *Engine) arbitrate(res *Result) {
 	ps := &e.plat
-	pairs := make([]platPair, 0, len(ps.cands))
+	pairs := ps.pairs[:0]
+	defer func() {
+		clear(pairs)
+		ps.pairs = pairs[:0]
+	}()
 	for i, u := range ps.users {
 		for _, c := range ps.cands[u.from:u.to] {
 			pairs = append(pairs, platPair{u: i, c: c})

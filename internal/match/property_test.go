@@ -59,6 +59,8 @@ type propRun struct {
 	made      []Decision      // the current command's decisions, from Engine.onDecide
 	offered   []Decision      // the decisions of the command being checked
 	events    strings.Builder // every event alone
+	// afterCommand, when set, checks the engine after every command that succeeded.
+	afterCommand func() error
 }
 
 func newPropRun(cfg Config, seed uint64) *propRun {
@@ -539,6 +541,11 @@ func (p *propRun) run(n int) error {
 		p.offered = ds
 		if err := p.checkState(); err != nil {
 			return fmt.Errorf("command %d %s: %w", i, name, err)
+		}
+		if p.afterCommand != nil {
+			if err := p.afterCommand(); err != nil {
+				return fmt.Errorf("command %d %s: %w", i, name, err)
+			}
 		}
 	}
 	return nil
