@@ -29,10 +29,13 @@
 // reaching a task that entered the queue or changed, those whose window a leaving task can
 // widen, and those that still had candidates), in registration order, and gives exactly the
 // decisions of a pass over every worker (TestPlatformIncrementalAgreesWithFullPass). Each
-// worker it looks at ranks the queued tasks of its tags, O(union × log 50): a create while
-// every worker is full costs about 2 µs at 10,000 workers and 100,000 tasks, a freed slot
-// the ranking of that worker's union (see BENCHMARKS.md, "Matcher under the platform
-// rules"). The indexes below serve the every-tag rules.
+// worker it looks at reads its window from per-tag orders of the queued tasks by priority,
+// then id (platform_order.go, platform_window.go): its tags are read lowest bound first and
+// each stops once nothing left in it can rank below the window, so a freed slot reads about
+// the window's 50 tasks plus one per tag instead of ranking every queued task of its tags
+// (TestPlatformWindowAgreesWithScan compares the two on random queues; figures in
+// BENCHMARKS.md, "Matcher under the platform rules"). The indexes below serve the
+// every-tag rules.
 //
 // [RulesEveryTag] is the rule set of earlier releases, described below.
 //

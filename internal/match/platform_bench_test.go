@@ -8,13 +8,14 @@ import (
 
 // BenchmarkPlatformPass measures commands under RulesPlatform on BenchmarkScale's workload
 // (Zipf tags over 300, workers with 3-8 tags, tasks with 1-3, every worker filled to its
-// cap, then more tasks queued). A pass walks every registered worker and, for each one
-// below its cap, ranks the queued tasks of its tags: create-and-match pays the walk (every
-// worker is full), free-capacity an accept that frees one slot and the walk plus that
-// worker's ranking.
+// cap, then more tasks queued). A pass looks at the workers a command marked and, for each
+// one below its cap, reads its window from the per-tag orders (platform_window.go):
+// create-and-match pays the queueing (every worker is full), free-capacity an accept that
+// frees one slot, that worker's window and its offer.
 //
-//	go test -run '^$' -bench '^BenchmarkPlatformPass$' -benchtime 2000x ./internal/match/
+//	go test -run '^$' -bench '^BenchmarkPlatformPass$/^1k' -benchtime 2000x ./internal/match/
 //	go test -run '^$' -bench '^BenchmarkPlatformPass$/^10k-workers-100k-tasks/create-and-match$' -benchtime 20000x ./internal/match/
+//	go test -run '^$' -bench '^BenchmarkPlatformPass$/^10k-workers-100k-tasks/free-capacity$' -benchtime 20000x ./internal/match/
 func BenchmarkPlatformPass(b *testing.B) {
 	for _, size := range []struct {
 		name            string
