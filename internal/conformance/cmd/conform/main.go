@@ -8,6 +8,9 @@
 //	go run ./internal/conformance/cmd/conform -replay failing.json
 //	go run ./internal/conformance/cmd/conform -bench-engine -bench-workers 10000 -bench-tasks 100000
 //
+// -bench-engine ends with one result line per timed case in the format of `go test -bench`
+// (conformance.EngineBenchLines), which scripts/bench.sh's report reads.
+//
 // It needs node and redis-server on PATH; see conformance/README.md.
 package main
 
@@ -249,6 +252,10 @@ func runBench(r *conformance.Runner, workers, queued, probes int, fairness strin
 	fmt.Printf("  queued after filling: %d\n", res.Queued)
 	fmt.Printf("  create-and-match (addAssignment + one match pass): %s\n", formatMs(res.CreateAndMatchMs))
 	fmt.Printf("  free-capacity (acceptAssignment + one match pass): %s\n", formatMs(res.FreeCapacityMs))
+	// The same figures once more in `go test -bench` form, for scripts/bench.sh's report.
+	for _, l := range conformance.EngineBenchLines(workers, queued, req.Options.Fairness, res) {
+		fmt.Println(l)
+	}
 	return 0
 }
 
