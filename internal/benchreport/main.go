@@ -140,6 +140,10 @@ func render(w io.Writer, res *results, m machine) int {
 	var summary []string
 	for _, sec := range sections() {
 		p("## %s\n\n", sec.title)
+		if sec.table != nil {
+			p("%s\n%s\n\n", sec.table(res), sec.meaning(res))
+			continue
+		}
 		p("| Claim | Measured | Baseline | Ratio | Target | Result |\n| --- | --- | --- | --- | --- | --- |\n")
 		for _, rw := range sec.rows {
 			v := evaluate(res, rw)

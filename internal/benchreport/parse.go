@@ -13,7 +13,14 @@ import (
 const (
 	markCommand = "### CMD "  // the exact command whose output follows
 	markLoad    = "### LOAD " // /proc/loadavg when the command started
+	// markEngineSkipped says why the platform's engine was not timed (tools missing,
+	// --no-engine); what follows it is the reason, as a reader should see it.
+	markEngineSkipped = "### ENGINE-SKIPPED "
 )
+
+// unitIterations holds the iteration count of each result line (b.N; for the engine's
+// lines, its number of samples).
+const unitIterations = "iterations"
 
 // results holds every sample of every benchmark metric in a log: one sample per line of
 // `go test -bench` output, so -count N gives N samples.
@@ -24,6 +31,8 @@ type results struct {
 	raw      []string                        // the benchmark lines as printed
 	failed   map[string]bool                 // benchmarks that reported "--- FAIL"
 	cpu      string                          // the "cpu:" line of the first package
+	// engineSkipped is the reason bench.sh gave for not timing the engine, "" if it did not skip it.
+	engineSkipped string
 }
 
 // parseLog reads a bench.sh log. procs is GOMAXPROCS of the run: `go test` appends "-procs"
@@ -39,6 +48,8 @@ func parseLog(r io.Reader, procs int) (*results, error) {
 		switch {
 		case strings.HasPrefix(line, markCommand):
 			res.commands = append(res.commands, strings.TrimPrefix(line, markCommand))
+		case strings.HasPrefix(line, markEngineSkipped):
+			res.engineSkipped = strings.TrimPrefix(line, markEngineSkipped)
 		case strings.HasPrefix(line, markLoad):
 			res.loads = append(res.loads, strings.TrimPrefix(line, markLoad))
 		case strings.HasPrefix(line, "cpu: ") && res.cpu == "":
@@ -80,10 +91,11 @@ func parseBenchLine(line string) (string, map[string]float64, bool) {
 	if len(f) < 4 || len(f)%2 != 0 {
 		return "", nil, false
 	}
-	if _, err := strconv.ParseInt(f[1], 10, 64); err != nil {
+	n, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
 		return "", nil, false
 	}
-	metrics := map[string]float64{}
+	metrics := map[string]float64{unitIterations: float64(n)}
 	for i := 2; i+1 < len(f); i += 2 {
 		v, err := strconv.ParseFloat(f[i], 64)
 		if err != nil {
@@ -129,6 +141,11 @@ func ratio(impl, base stat) stat {
 		return a / b
 	}
 	return stat{median: div(impl.median, base.median), best: div(impl.best, base.best), n: min(impl.n, base.n)}
+}
+
+// ranCommand reports whether a command of the log contains flag.
+func (r *results) ranCommand(flag string) bool {
+	return slices.ContainsFunc(r.commands, func(c string) bool { return slices.Contains(strings.Fields(c), flag) })
 }
 
 // failedAny reports whether the benchmark or one of its parents reported "--- FAIL".
