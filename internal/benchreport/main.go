@@ -1,6 +1,9 @@
 // Command benchreport turns the log of scripts/bench.sh into BENCHMARKS.md: the machine,
 // the exact commands, a table of results with every ratio computed here from the benchmark
 // output (never typed by hand), the verdict against the performance targets, and what each number means.
+// When the log holds the platform engine's timing (the BenchmarkEngine lines of
+// `conform -bench-engine`, or a "### ENGINE-SKIPPED reason" line), the reference matcher under
+// the platform rules is set beside it, with the ratio when both ran the same workload.
 //
 //	go run ./internal/benchreport -in bench.log -out BENCHMARKS.md
 //
