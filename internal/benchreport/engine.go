@@ -96,8 +96,12 @@ func engineTable(r *results) string {
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --- |\n")
 	targets := platformTargetRows(matchPrefix10k, atMost(20), atMost(100))
 	modes := engineFairnesses(r, engineSize)
+	missing := "not timed"
 	if len(modes) == 0 {
 		modes = []string{""}
+		if len(engineSizes(r)) > 0 {
+			missing = "other workload, below"
+		}
 	}
 	for _, mode := range modes {
 		for i, c := range engineCases {
@@ -110,7 +114,7 @@ func engineTable(r *results) string {
 			if v50, v99 := evaluate(r, targets[2*i]), evaluate(r, targets[2*i+1]); v50.ran || v99.ran {
 				bar = "p50 " + v50.result + ", p99 " + v99.result
 			}
-			engine, ratio50, ratioTail := "not timed", "—", "—"
+			engine, ratio50, ratioTail := missing, "—", "—"
 			e50, ok3 := median(r, enginePrefix+engineSize+"/"+mode+"/"+c, "p50-µs")
 			eMax, ok4 := median(r, enginePrefix+engineSize+"/"+mode+"/"+c, "max-µs")
 			if ok3 && ok4 {

@@ -243,7 +243,10 @@ func TestEngineSection(t *testing.T) {
 			log: matcherPlatformLog + engineCmd +
 				"BenchmarkEngine/1k-workers-10k-tasks/best-match/create-and-match 5 3000000 ns/op 2994 p50-µs 24366 max-µs 10036 queued\n" +
 				"BenchmarkEngine/1k-workers-10k-tasks/best-match/free-capacity 5 7000000 ns/op 7472 p50-µs 7996 max-µs\n",
-			rows: []string{createNone, freeNone},
+			rows: []string{
+				"| create-and-match | — | 6.00 µs / 25.00 µs | p50 PASS (by best), p99 PASS (by best) | other workload, below | — | — |",
+				"| free-capacity | — | 50.00 µs / 105.0 µs | p50 FAIL (by best), p99 PASS (by best) | other workload, below | — | — |",
+			},
 			meaning: "The platform's engine was timed on a different workload in this run (1k-workers-10k-tasks, best-match, create-and-match: p50 2.99 ms, max 24.37 ms; " +
 				"1k-workers-10k-tasks, best-match, free-capacity: p50 7.47 ms, max 8.00 ms), so no ratio is computed: the matcher ran 10k-workers-100k-tasks.",
 			notInAny: "faster",
