@@ -144,7 +144,7 @@ func meaningEngine(r *results) string {
 		fmt.Fprintf(&b, "The platform's engine (`assignment-user-matcher` on a private `redis-server` over loopback, "+
 			"`conform -bench-engine`, conformance/README.md \"Timing the engine\") ran in this same run on BenchmarkScale's "+
 			"workload: the same generator and seed, so the same 10,000 workers and tasks, every backlog filled with "+
-			"offers the engine could make (those of the benchmark's every-tag loading), then %s tasks queued. Each engine sample is one command plus one whole "+
+			"the offers the benchmark's own platform-rules loading makes, then %s tasks queued. Each engine sample is one command plus one whole "+
 			"match pass (`matchUsersAssignments`), as the platform runs after every change; the engine's p50 and max are "+
 			"over its %.0f samples per case, the matcher's p50 and p99 are the medians over the runs of "+
 			"`BenchmarkScale/10k-workers-100k-tasks/platform`. "+

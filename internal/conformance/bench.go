@@ -81,18 +81,17 @@ type BenchResult struct {
 }
 
 // NewBenchRequest builds the BenchmarkScale workload for the given size: workers, then
-// queued + workers×backlog tasks, loaded into the reference matcher as the benchmark loads
-// them to learn which offers fill each backlog, then probes more tasks for the timed
+// queued + workers×backlog tasks, loaded into the reference matcher under the platform rules
+// as the benchmark loads them to learn which offers fill each backlog, then probes more tasks for the timed
 // create-and-match passes and as many timed accept-and-match passes.
 func NewBenchRequest(workers, queued, probes int, fairness string) (BenchRequest, error) {
 	o := Options{Fairness: fairness}.Normalized()
 	wl := newBenchWorkload(1)
 	req := BenchRequest{Options: o, FreeProbes: probes, Holds: map[string][]string{}}
-	// The offers that fill the backlogs come from the every-tag rules, as in BenchmarkScale's
-	// own loading (its benchConfig): a worker carrying every tag of a task also shares one,
-	// so each offer is one the engine could make, and loading 10,000 workers this way takes
-	// seconds.
-	e := match.New(match.Config{Rules: match.RulesEveryTag, DefaultMaxBacklog: o.Backlog, OfferTimeout: time.Hour,
+	// The offers that fill the backlogs are those BenchmarkScale/<size>/platform/... loads:
+	// the platform rules (the engine's own), each worker coming online in turn and filling
+	// its backlog in its pass, so both sides start from the same state.
+	e := match.New(match.Config{Rules: match.RulesPlatform, DefaultMaxBacklog: o.Backlog, OfferTimeout: time.Hour,
 		Learning: match.LearningConfig{Disabled: true}})
 	now := scenarioEpoch
 	tick := func() time.Time { now = now.Add(time.Microsecond); return now }
