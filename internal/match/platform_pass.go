@@ -288,12 +288,28 @@ func (e *Engine) arbitrate(res *Result) {
 			penalty = median * ratio
 		}
 	}
-	if penalty <= 0 {
+	switch {
+	case penalty <= 0 && len(ps.users) == 1:
+		// One worker (a freed slot, most often): its awards are its best candidates, up
+		// to its free slots, in the order the stable sort below would give them.
+		for range ps.users[0].max - load[0] {
+			best := -1
+			for i, p := range pairs {
+				if !p.c.t.platTaken && (best < 0 || p.c.prio > pairs[best].c.prio) {
+					best = i
+				}
+			}
+			if best < 0 {
+				break
+			}
+			award(pairs[best])
+		}
+	case penalty <= 0:
 		slices.SortStableFunc(pairs, func(a, b platPair) int { return cmp.Compare(b.c.prio, a.c.prio) })
 		for _, p := range pairs {
 			award(p)
 		}
-	} else {
+	default:
 		h := &pairHeap{users: ps.users}
 		eval := func(p platPair) platPair {
 			p.load = load[p.u]
@@ -443,13 +459,5 @@ func (e *Engine) platForget(w *worker) {
 // platPatternTags reports whether a worker without weights has a tag ending in `*`, which
 // reaches tasks through a pattern the ready indexes do not list.
 func (w *worker) platPatternTags() bool {
-	if len(w.weights) > 0 {
-		return false
-	}
-	for _, t := range w.tags {
-		if strings.HasSuffix(t, "*") {
-			return true
-		}
-	}
-	return false
+	return len(w.weights) == 0 && w.starTags
 }
