@@ -151,6 +151,7 @@ type task struct {
 	booked    string // while set, the only worker it may be offered to (booking.go)
 
 	seq       uint64
+	key       idKey // the id's first bytes, for comparing ids (platform_order.go)
 	tagsIn    []string
 	thr       []threshold
 	thrIn     map[string]float64

@@ -16,6 +16,7 @@ type platState struct {
 	keys    []platKey    // scratch: a worker's positive entries, expanded
 	zero    []platKey    // scratch: its 0 entries, expanded
 	window  []platCand   // scratch: a worker's window
+	met     []winItem    // scratch: the window being read
 	cursors []platCursor // scratch: its entries being read (platform_window.go)
 	pairs   []platPair   // scratch: a pass's candidates in one list (arbitrate)
 	cands   []platCand   // scratch: every worker's candidates in a pass
@@ -240,6 +241,16 @@ type platPair struct {
 // ModeBalanced), then makes the offers grouped by worker in the order of first award.
 func (e *Engine) arbitrate(res *Result) {
 	ps := &e.plat
+	if len(ps.users) == 1 && !e.balanced() {
+		e.awardAlone(res)
+		return
+	}
+	e.arbitrateAll(res)
+}
+
+// arbitrateAll is arbitrate for any number of workers.
+func (e *Engine) arbitrateAll(res *Result) {
+	ps := &e.plat
 	pairs := ps.pairs[:0]
 	defer func() {
 		clear(pairs)
@@ -288,28 +299,12 @@ func (e *Engine) arbitrate(res *Result) {
 			penalty = median * ratio
 		}
 	}
-	switch {
-	case penalty <= 0 && len(ps.users) == 1:
-		// One worker (a freed slot, most often): its awards are its best candidates, up
-		// to its free slots, in the order the stable sort below would give them.
-		for range ps.users[0].max - load[0] {
-			best := -1
-			for i, p := range pairs {
-				if !p.c.t.platTaken && (best < 0 || p.c.prio > pairs[best].c.prio) {
-					best = i
-				}
-			}
-			if best < 0 {
-				break
-			}
-			award(pairs[best])
-		}
-	case penalty <= 0:
+	if penalty <= 0 {
 		slices.SortStableFunc(pairs, func(a, b platPair) int { return cmp.Compare(b.c.prio, a.c.prio) })
 		for _, p := range pairs {
 			award(p)
 		}
-	default:
+	} else {
 		h := &pairHeap{users: ps.users}
 		eval := func(p platPair) platPair {
 			p.load = load[p.u]
@@ -344,6 +339,33 @@ func (e *Engine) arbitrate(res *Result) {
 	}
 	for _, p := range pairs {
 		p.c.t.platTaken = false
+	}
+}
+
+// awardAlone is arbitrate for a pass with one worker (a freed slot, most often) in
+// ModeBestMatch: its awards are its best candidates by priority + score, up to its free
+// slots, ties to the one it walked first, as the stable sort of arbitrate orders them.
+func (e *Engine) awardAlone(res *Result) {
+	ps := &e.plat
+	u := ps.users[0]
+	cands := ps.cands[u.from:u.to]
+	var won [defaultMaxBacklog]int
+	free := min(u.max-len(u.w.pending), len(cands))
+	if free > len(won) {
+		e.arbitrateAll(res) // more slots than won holds: order them all
+		return
+	}
+	for n := range free {
+		best := -1
+		for i := range cands {
+			if !slices.Contains(won[:n], i) && (best < 0 || cands[i].prio > cands[best].prio) {
+				best = i
+			}
+		}
+		won[n] = best
+	}
+	for _, i := range won[:free] {
+		e.platOffer(cands[i].t, u.w, res)
 	}
 }
 
