@@ -17,6 +17,9 @@ type platState struct {
 	zero    []platKey    // scratch: its 0 entries, expanded
 	window  []platCand   // scratch: a worker's window
 	met     []winItem    // scratch: the window being read
+	walk    []winItem    // scratch: the window in walk order (sortWalk)
+	keyAt   []int32      // scratch: by tag id, the entry of plat.keys reaching it, plus one (platIndexKeys)
+	keysDup bool         // a tag is reached by two entries of plat.keys: keyAt is not used
 	cursors []platCursor // scratch: its entries being read (platform_window.go)
 	pairs   []platPair   // scratch: a pass's candidates in one list (arbitrate)
 	cands   []platCand   // scratch: every worker's candidates in a pass

@@ -33,6 +33,7 @@ type platCursor struct {
 	pos orderPos
 	en  *orderEntry // the entry at pos
 	lb  float64     // its bound
+	id  idKey       // its task's id key
 	// The bound of the first task above the priority abovePrio, cached for platPast;
 	// aboveNone when there is none.
 	abovePrio, aboveLB  float64
@@ -56,6 +57,8 @@ func (e *Engine) platWindow(w *worker) []platCand {
 	}
 	h := ps.met[:0]
 	ps.zero = e.platKeys(w, false, ps.zero[:0])
+	e.platIndexKeys()
+	defer e.platUnindexKeys()
 	k := e.cfg.CandidateWindow
 	// curs is a min-heap of the entries still read, by (bound, task id): the lowest is
 	// read next, or found past the window (so is every entry with a greater bound).
@@ -84,18 +87,19 @@ func (e *Engine) platWindow(w *worker) []platCand {
 		} else {
 			curs = dropTop(curs)
 		}
-		if e.platFirstKey(en) != key || platExcluded(w, en, ps.zero) {
+		first, rank := e.platReach(en)
+		if first != key || platExcluded(w, en, ps.zero) {
 			continue
 		}
 		ps.union++
-		h = insertLowest(h, winItem{rank: platRank(ps.keys, en), en: en}, k)
+		h = insertLowest(h, winItem{rank: rank, en: en}, k)
 	}
 	if left {
 		ps.union = max(ps.union, k+1)
 	}
 	clear(curs)
 	ps.cursors = curs[:0]
-	sortWalk(h)
+	h = e.sortWalk(h)
 	for _, it := range h {
 		win = append(win, platCandOf(it.en, it.rank))
 	}
@@ -124,26 +128,101 @@ func winCmp(a, b winItem) int {
 }
 
 // sortWalk puts a window read in winCmp order in the order the worker walks it: by
-// priority, highest first, ties in window order. Windows of one priority, the common
-// case, are left as they are.
-func sortWalk(h []winItem) {
-	for i := 1; i < len(h); i++ {
-		if h[i].en.prio != h[0].en.prio {
-			slices.SortStableFunc(h, func(a, b winItem) int { return cmp.Compare(b.en.prio, a.en.prio) })
-			return
+// priority, highest first, ties in window order (a stable sort by priority). A window
+// holds few distinct priorities, so each is gathered in one pass, highest first; more
+// than a few fall back to a stable sort.
+func (e *Engine) sortWalk(h []winItem) []winItem {
+	var prios [4]float64
+	n := 0
+	for _, it := range h {
+		if !slices.Contains(prios[:n], it.en.prio) {
+			if n == len(prios) {
+				slices.SortStableFunc(h, func(a, b winItem) int { return cmp.Compare(b.en.prio, a.en.prio) })
+				return h
+			}
+			prios[n] = it.en.prio
+			n++
 		}
+	}
+	if n <= 1 {
+		return h
+	}
+	slices.Sort(prios[:n])
+	out := e.plat.walk[:0]
+	for i := n - 1; i >= 0; i-- {
+		for _, it := range h {
+			if it.en.prio == prios[i] {
+				out = append(out, it)
+			}
+		}
+	}
+	e.plat.walk = h[:0]
+	return out
+}
+
+// platIndexKeys fills plat.keyAt for the worker's entries in plat.keys: keyAt[tag id] is
+// the index of the entry reaching it, plus one. A tag reached by two entries (a pattern
+// and an exact key) turns the table off for this window (plat.keysDup).
+func (e *Engine) platIndexKeys() {
+	ps := &e.plat
+	if len(ps.keyAt) < len(e.tagNames) {
+		ps.keyAt = append(ps.keyAt, make([]int32, len(e.tagNames)-len(ps.keyAt))...)
+	}
+	ps.keysDup = false
+	for i, k := range ps.keys {
+		if ps.keyAt[k.id] != 0 {
+			ps.keysDup = true
+		}
+		ps.keyAt[k.id] = int32(i + 1)
 	}
 }
 
-// platFirstKey is the index of the first entry in plat.keys that reaches en's task: the
-// cursor that takes it.
-func (e *Engine) platFirstKey(en *orderEntry) int {
-	for i, k := range e.plat.keys {
-		if en.carries(k.id) {
-			return i
+// platUnindexKeys resets what platIndexKeys set.
+func (e *Engine) platUnindexKeys() {
+	for _, k := range e.plat.keys {
+		e.plat.keyAt[k.id] = 0
+	}
+}
+
+// platReach is the first of the worker's entries that reaches en's task (the cursor that
+// takes it) and the task's window rank: priority times the weight of each entry reaching
+// it, summed in entry order as the engine's weighted union does. A plain task's few tags
+// are looked up in plat.keyAt instead of testing every entry.
+func (e *Engine) platReach(en *orderEntry) (first int, rank float64) {
+	ps := &e.plat
+	if !en.plain || ps.keysDup {
+		first = -1
+		for i, k := range ps.keys {
+			if en.carries(k.id) {
+				if first < 0 {
+					first = i
+				}
+				rank += k.weight * en.prio
+			}
+		}
+		return first, rank
+	}
+	var idx [plainTags]int32
+	n := 0
+	for _, id := range en.tags[:en.ntags] {
+		if ki := ps.keyAt[id]; ki > 0 {
+			// Insert in entry order (at most plainTags of them).
+			j := n
+			for j > 0 && idx[j-1] > ki-1 {
+				idx[j] = idx[j-1]
+				j--
+			}
+			idx[j] = ki - 1
+			n++
 		}
 	}
-	return -1
+	if n == 0 {
+		return -1, 0
+	}
+	for _, i := range idx[:n] {
+		rank += ps.keys[i].weight * en.prio
+	}
+	return int(idx[0]), rank
 }
 
 // carries reports whether the entry's task carries the tag id.
@@ -159,7 +238,7 @@ func cursorLess(a, b *platCursor) bool {
 	if a.lb != b.lb {
 		return a.lb < b.lb
 	}
-	return compareIDs(a.en.key, a.en.t, b.en.key, b.en.t) < 0
+	return compareIDs(a.id, a.en.t, b.id, b.en.t) < 0
 }
 
 func cursorDown(h []platCursor, i int) {
@@ -196,7 +275,7 @@ func (e *Engine) platSeek(c *platCursor) bool {
 	if !ok {
 		return false
 	}
-	c.en, c.lb = en, e.platBound(c.key, en.prio)
+	c.en, c.lb, c.id = en, e.platBound(c.key, en.prio), en.key
 	return true
 }
 
@@ -238,19 +317,6 @@ func (e *Engine) platPast(c *platCursor, worst winItem) bool {
 		}
 	}
 	return c.aboveNone || c.aboveLB > worst.rank
-}
-
-// platRank is a task's window rank for the worker whose positive entries are keys:
-// priority times each entry's weight carrying one of its tags, summed in entry order as
-// the engine's weighted union does.
-func platRank(keys []platKey, en *orderEntry) float64 {
-	rank := 0.0
-	for _, k := range keys {
-		if en.carries(k.id) {
-			rank += k.weight * en.prio
-		}
-	}
-	return rank
 }
 
 // platExcluded reports whether the entry's task is out of w's union: a 0 entry reaches it,
