@@ -98,3 +98,25 @@ func requirePlainWorker(b *testing.B, w *worker) {
 		b.Fatalf("worker %s has weights, learning or patterns, which the oracle does not model", w.id)
 	}
 }
+
+// BenchmarkPlatformWindow reads one worker's window on BenchmarkScale's 10k-workers-100k-tasks
+// load under RulesPlatform, without changing anything: the part of a freed slot that
+// depends on the queue (platform_window.go). Workers are visited in a fixed scattered order.
+//
+//	go test -run '^$' -bench '^BenchmarkPlatformWindow$' -benchtime 50000x ./internal/match/
+func BenchmarkPlatformWindow(b *testing.B) {
+	e, _, _ := loadScale(b, RulesPlatform, 10_000, 100_000)
+	ids := e.WorkerIDs()
+	read, i := 0, 0
+	for b.Loop() {
+		w := e.workers[ids[(i*7919)%len(ids)]]
+		i++
+		read += len(e.platWindow(w))
+		clear(e.plat.window)
+		e.plat.window = e.plat.window[:0]
+	}
+	if read == 0 {
+		b.Fatal("no window held a task: the load is not measuring the window")
+	}
+	b.ReportMetric(float64(read)/float64(b.N), "tasks/window")
+}
