@@ -12,17 +12,20 @@ import (
 	"github.com/taskrouting/taskrouting-go/internal/race"
 )
 
-// benchConfig is the engine configuration of every scale benchmark: the defaults with an
-// offer timeout long enough that loading never expires an offer.
-func benchConfig() Config { return Config{Rules: RulesEveryTag, OfferTimeout: time.Hour} }
+// benchConfig is the engine configuration of every scale benchmark: the defaults under the
+// given rules, with an offer timeout long enough that loading never expires an offer.
+func benchConfig(rules Rules) Config { return Config{Rules: rules, OfferTimeout: time.Hour} }
 
 // The scale benchmarks model a busy workspace: tags Zipf-distributed over 300 names, workers with
-// 3-8 tags, tasks with 1-3 tags, a fixed seed. They report per-operation latency
+// 3-8 tags, tasks with 1-3 tags, a fixed seed. They run under both rule sets
+// (BenchmarkScale/<size>/platform/... and .../every-tag/...), report per-operation latency
 // percentiles (measured around each engine call) and memory per queued task, and fail
-// when a sampled choice differs from a brute-force scan. With TASKROUTING_BENCH_STRICT=1
-// the 10k cases also fail above the latency targets (p50 20 µs, p99 100 µs).
+// when a sampled choice differs from a brute-force scan written apart from the engine.
+// With TASKROUTING_BENCH_STRICT=1 the 10k cases also fail above the latency targets
+// (p50 20 µs, p99 100 µs).
 //
 //	go test -run '^$' -bench '^BenchmarkScale$/^10k-workers-100k-tasks$' -benchtime 20000x ./internal/match/
+//	go test -run '^$' -bench '^BenchmarkScale$/^10k-workers-100k-tasks$/^platform$' -benchtime 20000x ./internal/match/
 //	TASKROUTING_BENCH_STRICT=1 go test -run '^$' -bench '^BenchmarkScale$/^10k-workers-100k-tasks$' -benchtime 20000x ./internal/match/
 //	TASKROUTING_LONG=1 go test -run '^$' -bench '^BenchmarkScale$/^100k-workers-1M-tasks$' -benchtime 20000x -timeout 40m ./internal/match/
 
@@ -68,12 +71,12 @@ func (w *workload) task() TaskInput {
 // loadScale builds an engine with the given workers, each filled to its cap, and about
 // queued tasks waiting. Workers start unavailable so the tasks load without matching, then
 // each worker comes online and fills its backlog through the normal matching path.
-func loadScale(tb testing.TB, workers, queued int) (*Engine, *workload, float64) {
+func loadScale(tb testing.TB, rules Rules, workers, queued int) (*Engine, *workload, float64) {
 	tb.Helper()
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	e := New(benchConfig())
+	e := New(benchConfig(rules))
 	wl := newWorkload(1)
 	for i := range workers {
 		if _, err := e.UpsertWorker(wl.tick(), WorkerInput{ID: "worker" + strconv.Itoa(i), Tags: wl.tags(3, 8)}); err != nil {
@@ -105,8 +108,8 @@ const oracleEvery = 97
 const oracleTaskEvery = 997
 
 // benchCreate measures CreateTask on a loaded engine and fails when the engine's choice
-// differs from a brute-force scan of every worker.
-func benchCreate(b *testing.B, e *Engine, wl *workload) (lat latencies, matched int) {
+// differs from want, a brute-force scan of every worker for a new task with these tags.
+func benchCreate(b *testing.B, e *Engine, wl *workload, oracle func(b *testing.B, e *Engine, tags []string) string) (lat latencies, matched int) {
 	lat = make(latencies, 0, 1<<16)
 	for b.Loop() {
 		in := wl.task()
@@ -115,7 +118,7 @@ func benchCreate(b *testing.B, e *Engine, wl *workload) (lat latencies, matched 
 		check := len(lat)%oracleEvery == 0
 		if check {
 			b.StopTimer()
-			want = oracleBestWorker(b, e, in.Tags)
+			want = oracle(b, e, in.Tags)
 			b.StartTimer()
 		}
 		start := time.Now()
@@ -151,7 +154,7 @@ func decisionOf(tb testing.TB, e *Engine, id string) Decision {
 func benchReady(b *testing.B, workers, queued int, fullScan bool) {
 	e, wl := loadReady(b, workers, queued)
 	e.fullScan = fullScan
-	lat, matched := benchCreate(b, e, wl)
+	lat, matched := benchCreate(b, e, wl, oracleBestWorker)
 	lat.report(b, !fullScan)
 	b.ReportMetric(float64(matched)/float64(len(lat)), "matched/op")
 	if matched == 0 {
@@ -227,7 +230,7 @@ func oracleFirstTask(e *Engine, w *worker) string {
 // measured create pays the whole scan, scoring and explanation.
 func loadReady(tb testing.TB, workers, queued int) (*Engine, *workload) {
 	tb.Helper()
-	e := New(benchConfig())
+	e := New(benchConfig(RulesEveryTag))
 	wl := newWorkload(2)
 	for range queued {
 		in := wl.task()
@@ -296,77 +299,109 @@ func BenchmarkScale(b *testing.B) {
 			if size.long && os.Getenv("TASKROUTING_LONG") != "1" {
 				b.Skip("set TASKROUTING_LONG=1 for the 1M-task scale")
 			}
-			b.Run("create-and-match", func(b *testing.B) {
-				e, wl, perTask := loadScale(b, size.workers, size.queued)
-				queued := queuedCount(e)
-				lat, matched := benchCreate(b, e, wl)
-				lat.report(b, !size.long)
-				b.ReportMetric(float64(matched)/float64(len(lat)), "matched/op")
-				b.ReportMetric(perTask, "heap-B/task")
-				b.ReportMetric(float64(queued), "queued")
-			})
-			b.Run("create-and-match-ready", func(b *testing.B) {
-				benchReady(b, size.workers, size.queued, false)
-			})
-			// The baseline for the ready case: the same engine scanning every ready
-			// carrier of the rarest tag instead of walking the ordered heap.
-			b.Run("create-and-match-ready-fullscan", func(b *testing.B) {
-				benchReady(b, size.workers, size.queued, true)
-			})
-			b.Run("free-capacity", func(b *testing.B) {
-				e, wl, _ := loadScale(b, size.workers, size.queued)
-				ids := e.WorkerIDs()
-				lat := make(latencies, 0, 1<<16)
-				matched, i := 0, 0
-				for b.Loop() {
-					// The next worker holding an offer accepts it; that frees one slot and
-					// the worker is matched again from the queued groups it can serve.
-					var w *worker
-					for w == nil || len(w.pending) == 0 {
-						w = e.workers[ids[i%len(ids)]]
-						i++
+			for _, rs := range scaleRules {
+				b.Run(rs.name, func(b *testing.B) {
+					b.Run("create-and-match", func(b *testing.B) {
+						e, wl, perTask := loadScale(b, rs.rules, size.workers, size.queued)
+						queued := queuedCount(e)
+						lat, matched := benchCreate(b, e, wl, rs.bestWorker)
+						lat.report(b, !size.long)
+						b.ReportMetric(float64(matched)/float64(len(lat)), "matched/op")
+						b.ReportMetric(perTask, "heap-B/task")
+						b.ReportMetric(float64(queued), "queued")
+					})
+					if rs.rules == RulesEveryTag {
+						// The ready case matches every create at once from the ordered
+						// heap of ready workers, which only the every-tag rules keep.
+						b.Run("create-and-match-ready", func(b *testing.B) {
+							benchReady(b, size.workers, size.queued, false)
+						})
+						// Its baseline: the same engine scanning every ready carrier of the
+						// rarest tag instead of walking the ordered heap.
+						b.Run("create-and-match-ready-fullscan", func(b *testing.B) {
+							benchReady(b, size.workers, size.queued, true)
+						})
 					}
-					taskID := w.pending[0].id
-					now := wl.tick()
-					var want string
-					check := len(lat)%oracleTaskEvery == 0
-					if check {
-						b.StopTimer()
-						want = oracleFirstTask(e, w)
-						b.StartTimer()
-					}
-					start := time.Now()
-					res, err := e.Accept(now, taskID, w.id)
-					lat = append(lat, time.Since(start))
-					if err != nil {
-						b.Fatal(err)
-					}
-					matched += len(res.DecisionIDs)
-					if check {
-						var got []string
-						for _, id := range res.DecisionIDs {
-							d := decisionOf(b, e, id)
-							got = append(got, d.TaskID+" to "+d.WorkerID)
-						}
-						if want == "" || !slices.Equal(got, []string{want + " to " + w.id}) {
-							b.Fatalf("worker %s freed a slot: offers %v; a scan of every task picks %q", w.id, got, want)
-						}
-					}
-				}
-				lat.report(b, !size.long)
-				b.ReportMetric(float64(matched)/float64(len(lat)), "matched/op")
-				if matched != len(lat) {
-					b.Fatalf("%d of %d freed slots were not refilled from the queue", len(lat)-matched, len(lat))
-				}
-			})
+					b.Run("free-capacity", func(b *testing.B) {
+						benchFreeCapacity(b, rs.rules, rs.firstTask, size.workers, size.queued, !size.long)
+					})
+				})
+			}
 		})
+	}
+}
+
+// scaleRules are the rule sets BenchmarkScale runs under, each with its brute-force oracles.
+var scaleRules = []struct {
+	name       string
+	rules      Rules
+	bestWorker func(b *testing.B, e *Engine, tags []string) string
+	firstTask  func(e *Engine, w *worker) string
+}{
+	{"platform", RulesPlatform, oraclePlatformWorker, oraclePlatformTask},
+	{"every-tag", RulesEveryTag, oracleBestWorker, oracleFirstTask},
+}
+
+// benchFreeCapacity measures an accept that frees one slot on a loaded engine: the worker
+// is matched again from the queue. It fails when a sampled offer differs from firstTask, a
+// scan of every task.
+func benchFreeCapacity(b *testing.B, rules Rules, firstTask func(e *Engine, w *worker) string, workers, queued int, target bool) {
+	e, wl, _ := loadScale(b, rules, workers, queued)
+	ids := e.WorkerIDs()
+	lat := make(latencies, 0, 1<<16)
+	matched, i := 0, 0
+	for b.Loop() {
+		// The next worker holding an offer accepts it; that frees one slot and the worker
+		// is matched again from the queued tasks it can serve.
+		var w *worker
+		for w == nil || len(w.pending) == 0 {
+			w = e.workers[ids[i%len(ids)]]
+			i++
+		}
+		taskID := w.pending[0].id
+		now := wl.tick()
+		var want string
+		check := len(lat)%oracleTaskEvery == 0
+		if check {
+			b.StopTimer()
+			want = firstTask(e, w)
+			b.StartTimer()
+		}
+		start := time.Now()
+		res, err := e.Accept(now, taskID, w.id)
+		lat = append(lat, time.Since(start))
+		if err != nil {
+			b.Fatal(err)
+		}
+		matched += len(res.DecisionIDs)
+		if check {
+			var got []string
+			for _, id := range res.DecisionIDs {
+				d := decisionOf(b, e, id)
+				got = append(got, d.TaskID+" to "+d.WorkerID)
+			}
+			if want == "" || !slices.Equal(got, []string{want + " to " + w.id}) {
+				b.Fatalf("worker %s freed a slot: offers %v; a scan of every task picks %q", w.id, got, want)
+			}
+		}
+	}
+	lat.report(b, target)
+	b.ReportMetric(float64(matched)/float64(len(lat)), "matched/op")
+	if matched != len(lat) {
+		b.Fatalf("%d of %d freed slots were not refilled from the queue", len(lat)-matched, len(lat))
 	}
 }
 
 // TestScaleSmoke runs the benchmark's load and both operations at a small size, so the
 // normal test run covers the benchmark code and the indexes under bulk load.
 func TestScaleSmoke(t *testing.T) {
-	e, wl, _ := loadScale(t, 300, 3000)
+	for _, rs := range scaleRules {
+		t.Run(rs.name, func(t *testing.T) { scaleSmoke(t, rs.rules, rs.firstTask) })
+	}
+}
+
+func scaleSmoke(t *testing.T, rules Rules, firstTask func(e *Engine, w *worker) string) {
+	e, wl, _ := loadScale(t, rules, 300, 3000)
 	if err := verifyInternal(e); err != nil {
 		t.Fatal(err)
 	}
@@ -379,11 +414,15 @@ func TestScaleSmoke(t *testing.T) {
 		if len(w.pending) == 0 {
 			continue
 		}
+		want := firstTask(e, w)
 		res, err := e.Accept(wl.tick(), w.pending[0].id, id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		matched += len(res.DecisionIDs)
+		if len(res.DecisionIDs) != 1 || decisionOf(t, e, res.DecisionIDs[0]).TaskID != want {
+			t.Fatalf("worker %s freed a slot: decisions %v; a scan of every task picks %q", id, res.DecisionIDs, want)
+		}
 		if _, err := e.CreateTask(wl.tick(), wl.task()); err != nil {
 			t.Fatal(err)
 		}

@@ -41,7 +41,7 @@ func (e *Engine) Book(now time.Time, taskID, workerID string) (Result, error) {
 	if t.status.Terminal() || (t.status == StatusAccepted && t.workerID != workerID) {
 		return e.fail(res, &StateError{Op: "book", TaskID: taskID, WorkerID: workerID, Status: t.status, Reason: StateWrongStatus})
 	}
-	t.booked = workerID
+	e.setBooked(t, workerID)
 	switch {
 	case t.status == StatusQueued:
 		e.markTask(t)
@@ -64,7 +64,7 @@ func (e *Engine) Unbook(now time.Time, taskID string) (Result, error) {
 	if err != nil {
 		return e.fail(res, err)
 	}
-	t.booked = ""
+	e.setBooked(t, "")
 	if t.status == StatusQueued {
 		e.markTask(t)
 	}
@@ -116,4 +116,16 @@ func (e *Engine) BookingCandidates(taskID string, limit int) ([]Candidate, error
 		out = append(out, e.candidate(w, &s, true, false))
 	}
 	return out, nil
+}
+
+// setBooked books t for workerID ("" ends the booking). A task in the platform orders is
+// indexed again: their entries copy whether it is booked (platform_order.go).
+func (e *Engine) setBooked(t *task, workerID string) {
+	if !t.platQueued {
+		t.booked = workerID
+		return
+	}
+	e.platUnindex(t)
+	t.booked = workerID
+	e.platReindex(t)
 }

@@ -93,6 +93,8 @@ type worker struct {
 
 	// derived from tags and weights
 	tagIDs   []int32           // sorted ids of tags
+	tagSeq   []int32           // ids of tags in tags' order (the platform's reasons name them so)
+	starTags bool              // a tag ends in `*`: under RulesPlatform a pattern (platPatternTags)
 	carried  []int32           // sorted ids carried literally (tags + positive exact weights)
 	lit      map[int32]float64 // exact weights by tag id
 	patterns []pattern         // longest prefix first
@@ -149,6 +151,7 @@ type task struct {
 	booked    string // while set, the only worker it may be offered to (booking.go)
 
 	seq       uint64
+	key       idKey // the id's first bytes, for comparing ids (platform_order.go)
 	tagsIn    []string
 	thr       []threshold
 	thrIn     map[string]float64

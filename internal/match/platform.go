@@ -194,12 +194,22 @@ func (e *Engine) platScore(w *worker, t *task, rs *[]Reason) (float64, ReasonKin
 	return float64(matched) / float64(len(w.tags)), ""
 }
 
-// platCand is one candidate task of a worker in a pass.
+// platCand is one candidate task of a worker in a pass, with what the pass reads of the
+// task copied from its order entry (platform_order.go).
 type platCand struct {
 	t     *task
 	rank  float64 // the window's rank: priority × the matching entries' weights
 	prio  float64 // priority + score: what the pass ranks by
 	score float64
+	p     float64 // the task's priority
+	key   idKey
+	tags  [plainTags]int32 // when plain: the task's tag ids
+	ntags uint8
+	plain bool
+}
+
+func platCandOf(en *orderEntry, rank float64) platCand {
+	return platCand{t: en.t, rank: rank, p: en.prio, key: en.key, tags: en.tags, ntags: en.ntags, plain: en.plain}
 }
 
 // platKeys expands a worker's entries (positive or 0) to the tag ids they reach: exact
@@ -220,7 +230,14 @@ func (e *Engine) platKeys(w *worker, positive bool, out []platKey) []platKey {
 		}
 	}
 	if len(w.weights) == 0 {
-		if positive {
+		switch {
+		case !positive:
+		case !w.starTags:
+			// Literal tags: their ids, interned when the worker was.
+			for _, id := range w.tagSeq {
+				out = append(out, platKey{id: id, weight: 1})
+			}
+		default:
 			for _, t := range w.tags {
 				add(t, 1)
 			}
@@ -256,7 +273,7 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCa
 			break
 		}
 		walked++
-		score, prio, ok := e.platEligible(w, c.t)
+		score, prio, ok := e.platEligibleCand(w, &c)
 		if !ok {
 			continue
 		}
@@ -269,29 +286,24 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCa
 	return out, walked
 }
 
-// sortWindowRanked is sortWindow for a window already in platRankCmp order: a stable sort
-// by priority alone, which for a window of one priority is one pass.
-func sortWindowRanked(win []platCand) {
-	slices.SortStableFunc(win, func(a, b platCand) int {
-		switch {
-		case a.t.priority > b.t.priority:
-			return -1
-		case a.t.priority < b.t.priority:
-			return 1
-		}
-		return 0
-	})
-}
 
-// platRankCmp orders a worker's window: rank ascending, then task id as a string.
-func platRankCmp(a, b platCand) int {
-	switch {
-	case a.rank < b.rank:
-		return -1
-	case a.rank > b.rank:
-		return 1
+// platEligibleCand is platEligible for a window candidate: a plain task (no routing rule,
+// no threshold) and a worker with literal tags only are scored from the copied tag ids,
+// without reading the task.
+func (e *Engine) platEligibleCand(w *worker, c *platCand) (score, prio float64, ok bool) {
+	if !c.plain || len(w.weights) > 0 || w.starTags || len(w.tags) == 0 {
+		return e.platEligible(w, c.t)
 	}
-	return strings.Compare(a.t.id, b.t.id)
+	matched := countCommon(w.tagIDs, c.tags[:c.ntags])
+	if matched == 0 {
+		return 0, 0, false
+	}
+	score = float64(matched) / float64(len(w.tags))
+	prio = c.p + score
+	if prio == 0 || math.IsNaN(prio) {
+		return 0, 0, false
+	}
+	return score, prio, true
 }
 
 // platEligible applies the checks the engine makes inside the window: the routing rules

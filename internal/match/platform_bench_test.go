@@ -1,83 +1,122 @@
 package match
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
-	"time"
 )
 
-// BenchmarkPlatformPass measures commands under RulesPlatform on BenchmarkScale's workload
-// (Zipf tags over 300, workers with 3-8 tags, tasks with 1-3, every worker filled to its
-// cap, then more tasks queued). A pass looks at the workers a command marked and, for each
-// one below its cap, reads its window from the per-tag orders (platform_window.go):
-// create-and-match pays the queueing (every worker is full), free-capacity an accept that
-// frees one slot, that worker's window and its offer.
-//
-//	go test -run '^$' -bench '^BenchmarkPlatformPass$/^1k' -benchtime 2000x ./internal/match/
-//	go test -run '^$' -bench '^BenchmarkPlatformPass$/^10k-workers-100k-tasks/create-and-match$' -benchtime 20000x ./internal/match/
-//	go test -run '^$' -bench '^BenchmarkPlatformPass$/^10k-workers-100k-tasks/free-capacity$' -benchtime 20000x ./internal/match/
-func BenchmarkPlatformPass(b *testing.B) {
-	for _, size := range []struct {
-		name            string
-		workers, queued int
-	}{{"1k-workers-10k-tasks", 1_000, 10_000}, {"10k-workers-100k-tasks", 10_000, 100_000}} {
-		b.Run(size.name+"/create-and-match", func(b *testing.B) {
-			e, wl := loadPlatform(b, size.workers, size.queued)
-			lat := make(latencies, 0, 1<<12)
-			for b.Loop() {
-				in, now := wl.task(), wl.tick()
-				start := time.Now()
-				if _, err := e.CreateTask(now, in); err != nil {
-					b.Fatal(err)
-				}
-				lat = append(lat, time.Since(start))
+// The brute-force oracles of BenchmarkScale under RulesPlatform, written from the rules in
+// docs/contract.md ("How the platform matches") for the scale workload alone: workers
+// with tags and no weights, patterns, thresholds, routing rules, vetoes or learning (they
+// fail the benchmark if that changes), every worker registered in id order.
+
+// oraclePlatformWorker returns the worker a new task with these tags must be offered to:
+// among the available workers below their cap that share a tag with it, the highest
+// priority + share of the worker's tags the task carries, ties to the first registered.
+func oraclePlatformWorker(b *testing.B, e *Engine, tags []string) string {
+	best, bestScore := -1, 0.0
+	for _, w := range e.workers {
+		requirePlainWorker(b, w)
+		if !w.available || w.onBreak || len(w.pending) >= e.capOf(w) {
+			continue
+		}
+		score := shareOf(w.tags, tags)
+		n, _ := strconv.Atoi(strings.TrimPrefix(w.id, "worker"))
+		if score > 0 && (best < 0 || score > bestScore || score == bestScore && n < best) {
+			best, bestScore = n, score
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	return "worker" + strconv.Itoa(best)
+}
+
+// oraclePlatformTask returns the task w must be offered when it frees one slot: rank every
+// queued task sharing a tag with it (priority × tags shared), keep the 50 lowest (ties by
+// id as a string), and take the highest priority + share among them, ties to the one the
+// worker walks first (higher priority, then the window's order).
+func oraclePlatformTask(e *Engine, w *worker) string {
+	type cand struct {
+		id                string
+		prio, rank, total float64
+	}
+	var union []cand
+	for _, t := range e.tasks {
+		if t.status != StatusQueued || containsID(t.rejected, w.id) || containsID(t.vetoed, w.id) {
+			continue
+		}
+		shared := 0
+		for _, tag := range t.tagsIn {
+			if slices.Contains(w.tags, tag) {
+				shared++
 			}
-			lat.report(b, false)
-		})
-		b.Run(size.name+"/free-capacity", func(b *testing.B) {
-			e, wl := loadPlatform(b, size.workers, size.queued)
-			lat := make(latencies, 0, 1<<12)
-			matched, i := 0, 0
-			for b.Loop() {
-				var w *worker
-				for w == nil || len(w.pending) == 0 {
-					w = e.workers["worker"+strconv.Itoa(i%size.workers)]
-					i++
-				}
-				now := wl.tick()
-				start := time.Now()
-				res, err := e.Accept(now, w.pending[0].id, w.id)
-				lat = append(lat, time.Since(start))
-				if err != nil {
-					b.Fatal(err)
-				}
-				matched += len(res.DecisionIDs)
-			}
-			lat.report(b, false)
-			b.ReportMetric(float64(matched)/float64(len(lat)), "matched/op")
-		})
+		}
+		if shared == 0 {
+			continue
+		}
+		union = append(union, cand{id: t.id, prio: t.priority, rank: t.priority * float64(shared),
+			total: t.priority + shareOf(w.tags, t.tagsIn)})
+	}
+	slices.SortFunc(union, func(a, b cand) int {
+		if a.rank != b.rank {
+			return cmp.Compare(a.rank, b.rank)
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	window := union[:min(len(union), e.cfg.CandidateWindow)]
+	// The walk: priority, highest first, ties in window order; the first best total wins.
+	slices.SortStableFunc(window, func(a, b cand) int { return cmp.Compare(b.prio, a.prio) })
+	best := -1
+	for i, c := range window {
+		if c.total != 0 && (best < 0 || c.total > window[best].total) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	return window[best].id
+}
+
+// shareOf is the share of the worker's tags that the task's tags include.
+func shareOf(workerTags, taskTags []string) float64 {
+	n := 0
+	for _, tag := range workerTags {
+		if slices.Contains(taskTags, tag) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(workerTags))
+}
+
+func requirePlainWorker(b *testing.B, w *worker) {
+	if len(w.weights) > 0 || len(w.stats) > 0 || w.platPatternTags() {
+		b.Fatalf("worker %s has weights, learning or patterns, which the oracle does not model", w.id)
 	}
 }
 
-// loadPlatform is loadScale under RulesPlatform.
-func loadPlatform(tb testing.TB, workers, queued int) (*Engine, *workload) {
-	tb.Helper()
-	e := New(Config{Rules: RulesPlatform, OfferTimeout: time.Hour})
-	wl := newWorkload(1)
-	for i := range workers {
-		if _, err := e.UpsertWorker(wl.tick(), WorkerInput{ID: "worker" + strconv.Itoa(i), Tags: wl.tags(3, 8)}); err != nil {
-			tb.Fatal(err)
-		}
+// BenchmarkPlatformWindow reads one worker's window on BenchmarkScale's 10k-workers-100k-tasks
+// load under RulesPlatform, without changing anything: the part of a freed slot that
+// depends on the queue (platform_window.go). Workers are visited in a fixed scattered order.
+//
+//	go test -run '^$' -bench '^BenchmarkPlatformWindow$' -benchtime 50000x ./internal/match/
+func BenchmarkPlatformWindow(b *testing.B) {
+	e, _, _ := loadScale(b, RulesPlatform, 10_000, 100_000)
+	ids := e.WorkerIDs()
+	read, i := 0, 0
+	for b.Loop() {
+		w := e.workers[ids[(i*7919)%len(ids)]]
+		i++
+		read += len(e.platWindow(w))
+		clear(e.plat.window)
+		e.plat.window = e.plat.window[:0]
 	}
-	for range queued + workers*defaultMaxBacklog {
-		if _, err := e.CreateTask(wl.tick(), wl.task()); err != nil {
-			tb.Fatal(err)
-		}
+	if read == 0 {
+		b.Fatal("no window held a task: the load is not measuring the window")
 	}
-	for i := range workers {
-		if _, err := e.SetAvailability(wl.tick(), "worker"+strconv.Itoa(i), true, false); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return e, wl
+	b.ReportMetric(float64(read)/float64(b.N), "tasks/window")
 }

@@ -76,7 +76,10 @@ func (e *Engine) checkPlatformNamed(w *worker, s *spec, names []string, thr map[
 		}
 		bonus = b
 	}
-	score, why := e.platScoreOf(w, names, thr, rs)
+	score, why, plain := platPlainScore(w, s, rs)
+	if !plain {
+		score, why = e.platScoreOf(w, names, thr, rs)
+	}
 	if why != "" {
 		ok = false
 		if why == ReasonMissingTag && explain {
@@ -92,6 +95,30 @@ func (e *Engine) checkPlatformNamed(w *worker, s *spec, names []string, thr map[
 		return false, score + bonus
 	}
 	return true, score + bonus
+}
+
+// platPlainScore is platScore without names, for the common pair it covers: a worker with
+// literal tags and no weights, a task without thresholds. Each of the worker's tags the
+// task carries counts its share, named in the worker's order as platScore names them.
+// plain is false for any other pair.
+func platPlainScore(w *worker, s *spec, rs *[]Reason) (score float64, why ReasonKind, plain bool) {
+	if len(w.weights) > 0 || w.starTags || len(s.thr) > 0 || len(w.tags) == 0 {
+		return 0, "", false
+	}
+	share := 1 / float64(len(w.tags))
+	matched := 0
+	for i, id := range w.tagSeq {
+		if hasID(s.tags, id) {
+			matched++
+			if rs != nil {
+				*rs = append(*rs, Reason{Kind: ReasonTagWeight, Tag: w.tags[i], Weight: share})
+			}
+		}
+	}
+	if matched == 0 {
+		return 0, ReasonMissingTag, true
+	}
+	return float64(matched) / float64(len(w.tags)), "", true
 }
 
 // decidePlatform explains offering t to w in e.marks and e.reasons: w first, then other

@@ -2,6 +2,7 @@ package match
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 	"strings"
 )
@@ -10,47 +11,108 @@ import (
 // a string: the order a worker's window is read in (platform_window.go). It is a list of
 // sorted chunks, so an insert or a removal moves at most one chunk and a seek is two binary
 // searches, whatever the number of tasks of a common tag.
+//
+// Each entry carries a copy of what a window reads of its task (priority, the id's first
+// bytes, the tag ids, whether anything beyond tags applies), so reading a window walks
+// contiguous chunks and rarely touches a task: at 100,000 queued tasks the tasks are far
+// apart in memory, and each one touched costs a cache miss or three.
 type prioOrder struct {
-	chunks [][]*task
+	chunks [][]orderEntry
 	n      int
+}
+
+// orderEntry is one queued task in a tag's order.
+type orderEntry struct {
+	t    *task
+	prio float64
+	key  idKey
+	// The task's tag ids when plain (sorted, ntags of them).
+	tags  [plainTags]int32
+	ntags uint8
+	// plain: no veto, rejection, booking, routing rule or threshold, at most plainTags
+	// tags. Everything a window and the score read is then in the entry. The fields it
+	// stands for change only while the task is out of the orders, except a booking,
+	// which re-indexes the task (Engine.Book).
+	plain bool
+}
+
+// plainTags is the most tags an entry copies; a task with more is read through its pointer.
+const plainTags = 3
+
+// idKey is a task id's first 16 bytes, big-endian, zero-padded: two ids whose keys differ
+// compare as their keys do; equal keys need the ids themselves (compareIDs).
+type idKey [2]uint64
+
+func keyOf(id string) idKey {
+	var b [16]byte
+	copy(b[:], id)
+	return idKey{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])}
+}
+
+// compareIDs compares two tasks' ids as strings, through their keys when those differ.
+func compareIDs(ka idKey, a *task, kb idKey, b *task) int {
+	if ka[0] != kb[0] {
+		return cmp.Compare(ka[0], kb[0])
+	}
+	if ka[1] != kb[1] {
+		return cmp.Compare(ka[1], kb[1])
+	}
+	return strings.Compare(a.id, b.id)
+}
+
+// orderEntryOf copies what a window reads of a queued task.
+func orderEntryOf(t *task) orderEntry {
+	en := orderEntry{t: t, prio: t.priority, key: t.key}
+	en.plain = len(t.tags) <= plainTags && len(t.tags) == len(t.tagsIn) && t.rt == nil && len(t.thr) == 0 &&
+		len(t.vetoed) == 0 && len(t.rejected) == 0 && t.booked == ""
+	if en.plain {
+		en.ntags = uint8(copy(en.tags[:], t.tags))
+	}
+	return en
+}
+
+// entryCmp orders an entry against a task at priority prio with id key/t.
+func entryCmp(a *orderEntry, prio float64, key idKey, t *task) int {
+	if c := cmp.Compare(a.prio, prio); c != 0 {
+		return c
+	}
+	return compareIDs(a.key, a.t, key, t)
 }
 
 // orderChunk is the most tasks a chunk holds before it splits in two.
 const orderChunk = 256
 
-// prioCmp orders tasks by priority, then id as a string.
-func prioCmp(a *task, prio float64, id string) int {
-	if c := cmp.Compare(a.priority, prio); c != 0 {
-		return c
-	}
-	return strings.Compare(a.id, id)
-}
-
-// chunkFor is the index of the first chunk whose last task is not before (prio, id), or
-// the last chunk when every one is.
-func (o *prioOrder) chunkFor(prio float64, id string) int {
-	i, _ := slices.BinarySearchFunc(o.chunks, 0, func(c []*task, _ int) int {
-		return prioCmp(c[len(c)-1], prio, id)
+// chunkFor is the index of the first chunk whose last task is not before t, or the last
+// chunk when every one is.
+func (o *prioOrder) chunkFor(prio float64, key idKey, t *task) int {
+	i, _ := slices.BinarySearchFunc(o.chunks, 0, func(c []orderEntry, _ int) int {
+		return entryCmp(&c[len(c)-1], prio, key, t)
 	})
 	return min(i, len(o.chunks)-1)
 }
 
+// findIn is the position of t in chunk c, or where it would go, and whether it is there.
+func findIn(c []orderEntry, prio float64, key idKey, t *task) (int, bool) {
+	return slices.BinarySearchFunc(c, t, func(x orderEntry, t *task) int { return entryCmp(&x, prio, key, t) })
+}
+
 func (o *prioOrder) add(t *task) {
 	o.n++
+	en := orderEntryOf(t)
 	if len(o.chunks) == 0 {
-		o.chunks = append(o.chunks, append(make([]*task, 0, orderChunk), t))
+		o.chunks = append(o.chunks, append(make([]orderEntry, 0, orderChunk), en))
 		return
 	}
-	ci := o.chunkFor(t.priority, t.id)
+	ci := o.chunkFor(en.prio, en.key, t)
 	c := o.chunks[ci]
-	i, _ := slices.BinarySearchFunc(c, t, func(x, t *task) int { return prioCmp(x, t.priority, t.id) })
-	c = slices.Insert(c, i, t)
+	i, _ := findIn(c, en.prio, en.key, t)
+	c = slices.Insert(c, i, en)
 	if len(c) <= orderChunk {
 		o.chunks[ci] = c
 		return
 	}
 	half := len(c) / 2
-	upper := make([]*task, len(c)-half, orderChunk)
+	upper := make([]orderEntry, len(c)-half, orderChunk)
 	copy(upper, c[half:])
 	clear(c[half:])
 	o.chunks[ci] = c[:half]
@@ -62,10 +124,10 @@ func (o *prioOrder) remove(t *task) {
 	if len(o.chunks) == 0 {
 		return
 	}
-	ci := o.chunkFor(t.priority, t.id)
+	ci := o.chunkFor(t.priority, t.key, t)
 	c := o.chunks[ci]
-	i, found := slices.BinarySearchFunc(c, t, func(x, t *task) int { return prioCmp(x, t.priority, t.id) })
-	if !found || c[i] != t {
+	i, found := findIn(c, t.priority, t.key, t)
+	if !found || c[i].t != t {
 		return
 	}
 	o.n--
@@ -80,11 +142,11 @@ func (o *prioOrder) remove(t *task) {
 // orderPos is a position in a prioOrder: chunk and index within it.
 type orderPos struct{ c, i int }
 
-func (o *prioOrder) at(p orderPos) (*task, bool) {
+func (o *prioOrder) at(p orderPos) (*orderEntry, bool) {
 	if p.c >= len(o.chunks) {
 		return nil, false
 	}
-	return o.chunks[p.c][p.i], true
+	return &o.chunks[p.c][p.i], true
 }
 
 func (o *prioOrder) next(p orderPos) orderPos {
@@ -95,10 +157,10 @@ func (o *prioOrder) next(p orderPos) orderPos {
 	return p
 }
 
-// firstAbove is the first task with a priority above prio, if any.
-func (o *prioOrder) firstAbove(prio float64) (*task, bool) {
-	ci, _ := slices.BinarySearchFunc(o.chunks, prio, func(c []*task, p float64) int {
-		if c[len(c)-1].priority <= p {
+// firstAbove is the first entry with a priority above prio, if any.
+func (o *prioOrder) firstAbove(prio float64) (*orderEntry, bool) {
+	ci, _ := slices.BinarySearchFunc(o.chunks, prio, func(c []orderEntry, p float64) int {
+		if c[len(c)-1].prio <= p {
 			return -1
 		}
 		return 1
@@ -107,11 +169,11 @@ func (o *prioOrder) firstAbove(prio float64) (*task, bool) {
 		return nil, false
 	}
 	c := o.chunks[ci]
-	i, _ := slices.BinarySearchFunc(c, prio, func(x *task, p float64) int {
-		if x.priority <= p {
+	i, _ := slices.BinarySearchFunc(c, prio, func(x orderEntry, p float64) int {
+		if x.prio <= p {
 			return -1
 		}
 		return 1
 	})
-	return c[i], true
+	return &c[i], true
 }

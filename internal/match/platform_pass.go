@@ -16,6 +16,10 @@ type platState struct {
 	keys    []platKey    // scratch: a worker's positive entries, expanded
 	zero    []platKey    // scratch: its 0 entries, expanded
 	window  []platCand   // scratch: a worker's window
+	met     []winItem    // scratch: the window being read
+	walk    []winItem    // scratch: the window in walk order (sortWalk)
+	keyAt   []int32      // scratch: by tag id, the entry of plat.keys reaching it, plus one (platIndexKeys)
+	keysDup bool         // a tag is reached by two entries of plat.keys: keyAt is not used
 	cursors []platCursor // scratch: its entries being read (platform_window.go)
 	pairs   []platPair   // scratch: a pass's candidates in one list (arbitrate)
 	cands   []platCand   // scratch: every worker's candidates in a pass
@@ -240,6 +244,16 @@ type platPair struct {
 // ModeBalanced), then makes the offers grouped by worker in the order of first award.
 func (e *Engine) arbitrate(res *Result) {
 	ps := &e.plat
+	if len(ps.users) == 1 && !e.balanced() {
+		e.awardAlone(res)
+		return
+	}
+	e.arbitrateAll(res)
+}
+
+// arbitrateAll is arbitrate for any number of workers.
+func (e *Engine) arbitrateAll(res *Result) {
+	ps := &e.plat
 	pairs := ps.pairs[:0]
 	defer func() {
 		clear(pairs)
@@ -328,6 +342,33 @@ func (e *Engine) arbitrate(res *Result) {
 	}
 	for _, p := range pairs {
 		p.c.t.platTaken = false
+	}
+}
+
+// awardAlone is arbitrate for a pass with one worker (a freed slot, most often) in
+// ModeBestMatch: its awards are its best candidates by priority + score, up to its free
+// slots, ties to the one it walked first, as the stable sort of arbitrate orders them.
+func (e *Engine) awardAlone(res *Result) {
+	ps := &e.plat
+	u := ps.users[0]
+	cands := ps.cands[u.from:u.to]
+	var won [defaultMaxBacklog]int
+	free := min(u.max-len(u.w.pending), len(cands))
+	if free > len(won) {
+		e.arbitrateAll(res) // more slots than won holds: order them all
+		return
+	}
+	for n := range free {
+		best := -1
+		for i := range cands {
+			if !slices.Contains(won[:n], i) && (best < 0 || cands[i].prio > cands[best].prio) {
+				best = i
+			}
+		}
+		won[n] = best
+	}
+	for _, i := range won[:free] {
+		e.platOffer(cands[i].t, u.w, res)
 	}
 }
 
@@ -443,13 +484,5 @@ func (e *Engine) platForget(w *worker) {
 // platPatternTags reports whether a worker without weights has a tag ending in `*`, which
 // reaches tasks through a pattern the ready indexes do not list.
 func (w *worker) platPatternTags() bool {
-	if len(w.weights) > 0 {
-		return false
-	}
-	for _, t := range w.tags {
-		if strings.HasSuffix(t, "*") {
-			return true
-		}
-	}
-	return false
+	return len(w.weights) == 0 && w.starTags
 }

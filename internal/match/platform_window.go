@@ -1,9 +1,9 @@
 package match
 
 import (
+	"cmp"
 	"math"
 	"slices"
-	"strings"
 )
 
 // A worker's window is the Config.CandidateWindow candidates with the lowest rank (priority
@@ -31,8 +31,9 @@ type platCursor struct {
 	key int // index in plat.keys
 	o   *prioOrder
 	pos orderPos
-	t   *task   // the task at pos
-	lb  float64 // its bound
+	en  *orderEntry // the entry at pos
+	lb  float64     // its bound
+	id  idKey       // its task's id key
 	// The bound of the first task above the priority abovePrio, cached for platPast;
 	// aboveNone when there is none.
 	abovePrio, aboveLB  float64
@@ -41,17 +42,23 @@ type platCursor struct {
 
 // platWindow returns w's window in the order it walks it (sortWindow), in plat.window, and
 // sets plat.union to the candidates met: above the window size when the union may be wider.
+//
+// A task carrying several of w's tags is met by several cursors; only the first of w's
+// entries reaching it (platFirstKey) takes it, so the read needs no set of tasks seen. Any
+// one would do: each entry's bound is below the task's rank, so a cursor is dropped before
+// reaching the task only when the task is past the window too.
 func (e *Engine) platWindow(w *worker) []platCand {
 	ps := &e.plat
 	ps.union = 0
-	h := ps.window[:0]
+	win := ps.window[:0]
 	ps.keys = e.platKeys(w, true, ps.keys[:0])
 	if len(ps.keys) == 0 {
-		return h
+		return win
 	}
+	h := ps.met[:0]
 	ps.zero = e.platKeys(w, false, ps.zero[:0])
-	e.visitSeq++
-	stamp := e.visitSeq
+	e.platIndexKeys()
+	defer e.platUnindexKeys()
 	k := e.cfg.CandidateWindow
 	// curs is a min-heap of the entries still read, by (bound, task id): the lowest is
 	// read next, or found past the window (so is every entry with a greater bound).
@@ -73,31 +80,157 @@ func (e *Engine) platWindow(w *worker) []platCand {
 			curs = dropTop(curs)
 			continue
 		}
-		t := c.t
+		en, key := c.en, c.key
 		c.pos = c.o.next(c.pos)
 		if e.platSeek(c) {
 			cursorDown(curs, 0)
 		} else {
 			curs = dropTop(curs)
 		}
-		if t.platStamp == stamp {
-			continue
-		}
-		t.platStamp = stamp
-		if platExcluded(w, t, ps.zero) {
+		first, rank := e.platReach(en)
+		if first != key || platExcluded(w, en, ps.zero) {
 			continue
 		}
 		ps.union++
-		h = insertLowest(h, platCand{t: t, rank: platRank(ps.keys, t)}, k)
+		h = insertLowest(h, winItem{rank: rank, en: en}, k)
 	}
 	if left {
 		ps.union = max(ps.union, k+1)
 	}
 	clear(curs)
 	ps.cursors = curs[:0]
-	sortWindowRanked(h)
-	ps.window = h
-	return h
+	h = e.sortWalk(h)
+	for _, it := range h {
+		win = append(win, platCandOf(it.en, it.rank))
+	}
+	clear(h)
+	ps.met = h[:0]
+	ps.window = win
+	return win
+}
+
+// winItem is a task met while reading a window: its rank and its order entry (which stays
+// where it is while the window is read).
+type winItem struct {
+	rank float64
+	en   *orderEntry
+}
+
+// winCmp orders the items of a window being read: rank ascending, then task id as a string.
+func winCmp(a, b winItem) int {
+	switch {
+	case a.rank < b.rank:
+		return -1
+	case a.rank > b.rank:
+		return 1
+	}
+	return compareIDs(a.en.key, a.en.t, b.en.key, b.en.t)
+}
+
+// sortWalk puts a window read in winCmp order in the order the worker walks it: by
+// priority, highest first, ties in window order (a stable sort by priority). A window
+// holds few distinct priorities, so each is gathered in one pass, highest first; more
+// than a few fall back to a stable sort.
+func (e *Engine) sortWalk(h []winItem) []winItem {
+	var prios [4]float64
+	n := 0
+	for _, it := range h {
+		if !slices.Contains(prios[:n], it.en.prio) {
+			if n == len(prios) {
+				slices.SortStableFunc(h, func(a, b winItem) int { return cmp.Compare(b.en.prio, a.en.prio) })
+				return h
+			}
+			prios[n] = it.en.prio
+			n++
+		}
+	}
+	if n <= 1 {
+		return h
+	}
+	slices.Sort(prios[:n])
+	out := e.plat.walk[:0]
+	for i := n - 1; i >= 0; i-- {
+		for _, it := range h {
+			if it.en.prio == prios[i] {
+				out = append(out, it)
+			}
+		}
+	}
+	e.plat.walk = h[:0]
+	return out
+}
+
+// platIndexKeys fills plat.keyAt for the worker's entries in plat.keys: keyAt[tag id] is
+// the index of the entry reaching it, plus one. A tag reached by two entries (a pattern
+// and an exact key) turns the table off for this window (plat.keysDup).
+func (e *Engine) platIndexKeys() {
+	ps := &e.plat
+	if len(ps.keyAt) < len(e.tagNames) {
+		ps.keyAt = append(ps.keyAt, make([]int32, len(e.tagNames)-len(ps.keyAt))...)
+	}
+	ps.keysDup = false
+	for i, k := range ps.keys {
+		if ps.keyAt[k.id] != 0 {
+			ps.keysDup = true
+		}
+		ps.keyAt[k.id] = int32(i + 1)
+	}
+}
+
+// platUnindexKeys resets what platIndexKeys set.
+func (e *Engine) platUnindexKeys() {
+	for _, k := range e.plat.keys {
+		e.plat.keyAt[k.id] = 0
+	}
+}
+
+// platReach is the first of the worker's entries that reaches en's task (the cursor that
+// takes it) and the task's window rank: priority times the weight of each entry reaching
+// it, summed in entry order as the engine's weighted union does. A plain task's few tags
+// are looked up in plat.keyAt instead of testing every entry.
+func (e *Engine) platReach(en *orderEntry) (first int, rank float64) {
+	ps := &e.plat
+	if !en.plain || ps.keysDup {
+		first = -1
+		for i, k := range ps.keys {
+			if en.carries(k.id) {
+				if first < 0 {
+					first = i
+				}
+				rank += k.weight * en.prio
+			}
+		}
+		return first, rank
+	}
+	var idx [plainTags]int32
+	n := 0
+	for _, id := range en.tags[:en.ntags] {
+		if ki := ps.keyAt[id]; ki > 0 {
+			// Insert in entry order (at most plainTags of them).
+			j := n
+			for j > 0 && idx[j-1] > ki-1 {
+				idx[j] = idx[j-1]
+				j--
+			}
+			idx[j] = ki - 1
+			n++
+		}
+	}
+	if n == 0 {
+		return -1, 0
+	}
+	for _, i := range idx[:n] {
+		rank += ps.keys[i].weight * en.prio
+	}
+	return int(idx[0]), rank
+}
+
+// carries reports whether the entry's task carries the tag id.
+func (en *orderEntry) carries(id int32) bool {
+	if en.plain {
+		return slices.Contains(en.tags[:en.ntags], id)
+	}
+	return slices.Contains(en.t.tags, id)
 }
 
 // cursorLess orders the entries being read: lower bound, then lower task id.
@@ -105,7 +238,7 @@ func cursorLess(a, b *platCursor) bool {
 	if a.lb != b.lb {
 		return a.lb < b.lb
 	}
-	return a.t.id < b.t.id
+	return compareIDs(a.id, a.en.t, b.id, b.en.t) < 0
 }
 
 func cursorDown(h []platCursor, i int) {
@@ -136,13 +269,13 @@ func dropTop(h []platCursor) []platCursor {
 	return h
 }
 
-// platSeek loads the task at c's position and its bound; false when the tag is read out.
+// platSeek loads the entry at c's position and its bound; false when the tag is read out.
 func (e *Engine) platSeek(c *platCursor) bool {
-	t, ok := c.o.at(c.pos)
+	en, ok := c.o.at(c.pos)
 	if !ok {
 		return false
 	}
-	c.t, c.lb = t, e.platBound(c.key, t.priority)
+	c.en, c.lb, c.id = en, e.platBound(c.key, en.prio), en.key
 	return true
 }
 
@@ -163,67 +296,58 @@ func (e *Engine) platBound(i int, p float64) float64 {
 }
 
 // platPast reports whether nothing left in c's tag can enter a window whose worst is worst.
-func (e *Engine) platPast(c *platCursor, worst platCand) bool {
+func (e *Engine) platPast(c *platCursor, worst winItem) bool {
 	if c.lb != worst.rank {
 		return c.lb > worst.rank
 	}
-	if strings.Compare(c.t.id, worst.t.id) <= 0 {
+	if compareIDs(c.en.key, c.en.t, worst.en.key, worst.en.t) <= 0 {
 		return false
 	}
 	// Every later priority is at least the next float above this one, and the bound grows
 	// with the priority: when that next float is bounded above the worst, so is the rest.
-	if e.platBound(c.key, math.Nextafter(c.t.priority, math.Inf(1))) > worst.rank {
+	if e.platBound(c.key, math.Nextafter(c.en.prio, math.Inf(1))) > worst.rank {
 		return true
 	}
 	// Rounding made the bounds equal (tiny weights or priorities): find the real next one.
-	if !c.aboveSet || c.abovePrio != c.t.priority {
-		up, ok := c.o.firstAbove(c.t.priority)
-		c.aboveSet, c.abovePrio, c.aboveNone = true, c.t.priority, !ok
+	if !c.aboveSet || c.abovePrio != c.en.prio {
+		up, ok := c.o.firstAbove(c.en.prio)
+		c.aboveSet, c.abovePrio, c.aboveNone = true, c.en.prio, !ok
 		if ok {
-			c.aboveLB = e.platBound(c.key, up.priority)
+			c.aboveLB = e.platBound(c.key, up.prio)
 		}
 	}
 	return c.aboveNone || c.aboveLB > worst.rank
 }
 
-// platRank is t's window rank for the worker whose positive entries are keys: priority
-// times each entry's weight carrying one of its tags, summed in entry order as the engine's
-// weighted union does.
-func platRank(keys []platKey, t *task) float64 {
-	rank := 0.0
-	for _, k := range keys {
-		if slices.Contains(t.tags, k.id) {
-			rank += k.weight * t.priority
-		}
-	}
-	return rank
-}
-
-// platExcluded reports whether t is out of w's union: a 0 entry reaches it, it vetoes w, w
-// rejected it, or it is booked for someone else.
-func platExcluded(w *worker, t *task, zero []platKey) bool {
+// platExcluded reports whether the entry's task is out of w's union: a 0 entry reaches it,
+// it vetoes w, w rejected it, or it is booked for someone else.
+func platExcluded(w *worker, en *orderEntry, zero []platKey) bool {
 	for _, k := range zero {
-		if slices.Contains(t.tags, k.id) {
+		if en.carries(k.id) {
 			return true
 		}
 	}
+	if en.plain {
+		return false
+	}
+	t := en.t
 	return containsID(t.vetoed, w.id) || containsID(t.rejected, w.id) || (t.booked != "" && t.booked != w.id)
 }
 
-// insertLowest adds c to h, the k lowest candidates met so far in platRankCmp order. Tasks
-// mostly arrive in that order (each tag is read by bound, then id), so the common insert
-// lands at the end after one comparison.
-func insertLowest(h []platCand, c platCand, k int) []platCand {
+// insertLowest adds c to h, the k lowest items met so far in winCmp order. Tasks mostly
+// arrive in that order (each tag is read by bound, then id), so the common insert lands at
+// the end after one comparison.
+func insertLowest(h []winItem, c winItem, k int) []winItem {
 	n := len(h)
-	if n > 0 && platRankCmp(h[n-1], c) < 0 {
+	if n > 0 && winCmp(h[n-1], c) < 0 {
 		if n < k {
 			return append(h, c)
 		}
 		return h
 	}
-	i, _ := slices.BinarySearchFunc(h, c, platRankCmp)
+	i, _ := slices.BinarySearchFunc(h, c, winCmp)
 	if n < k {
-		h = append(h, platCand{})
+		h = append(h, winItem{})
 	} else if i >= n {
 		return h
 	}

@@ -1,14 +1,16 @@
 package match
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	gocmp "github.com/google/go-cmp/cmp"
 )
 
 // scanWindow is the window the straightforward way: rank every queued task of w's union,
@@ -29,7 +31,7 @@ func scanWindow(e *Engine, w *worker) ([]string, int) {
 				rank += k.weight * t.priority
 			}
 		}
-		if !reached || platExcluded(w, t, zero) {
+		if !reached || scanExcluded(w, t, zero) {
 			continue
 		}
 		union = append(union, platCand{t: t, rank: rank})
@@ -38,6 +40,16 @@ func scanWindow(e *Engine, w *worker) ([]string, int) {
 	win := union[:min(len(union), e.cfg.CandidateWindow)]
 	sortWindow(win)
 	return windowIDs(win), len(union)
+}
+
+// scanExcluded is platExcluded read from the task itself.
+func scanExcluded(w *worker, t *task, zero []platKey) bool {
+	for _, k := range zero {
+		if slices.Contains(t.tags, k.id) {
+			return true
+		}
+	}
+	return slices.Contains(t.vetoed, w.id) || slices.Contains(t.rejected, w.id) || (t.booked != "" && t.booked != w.id)
 }
 
 // sortWindow puts a window in the order the worker walks it, the straightforward way: by priority, highest first,
@@ -69,14 +81,24 @@ func checkWindows(e *Engine) error {
 		o := &e.plat.byTag[id]
 		var got, want []*task
 		for _, c := range o.chunks {
-			got = append(got, c...)
+			for _, en := range c {
+				got = append(got, en.t)
+				// An entry's copy is the task's, except that a task may have stopped
+				// being plain after it was indexed (plain is only ever too strict).
+				fresh := orderEntryOf(en.t)
+				if en.plain && en != fresh || !en.plain && (en.prio != fresh.prio || en.key != fresh.key) {
+					return fmt.Errorf("tag %s: entry of task %s is %+v, the task gives %+v", e.tagNames[id], en.t.id, en, fresh)
+				}
+			}
 		}
 		for _, t := range e.taskList {
 			if t.platQueued && slices.Contains(t.tags, int32(id)) {
 				want = append(want, t)
 			}
 		}
-		slices.SortFunc(want, func(a, b *task) int { return prioCmp(a, b.priority, b.id) })
+		slices.SortFunc(want, func(a, b *task) int {
+			return cmp.Or(cmp.Compare(a.priority, b.priority), strings.Compare(a.id, b.id))
+		})
 		if !slices.Equal(got, want) || o.n != len(want) {
 			return fmt.Errorf("tag %s: order of %d tasks (n %d) is not the sorted %d", e.tagNames[id], len(got), o.n, len(want))
 		}
@@ -93,7 +115,7 @@ func checkWindows(e *Engine) error {
 		}
 		want, union := scanWindow(e, w)
 		got := windowIDs(e.platWindow(w))
-		if diff := cmp.Diff(want, got); diff != "" {
+		if diff := gocmp.Diff(want, got); diff != "" {
 			return fmt.Errorf("worker %s (tags %v, weights %v): window (-scan +index):\n%s", w.id, w.tags, w.weights, diff)
 		}
 		k := e.cfg.CandidateWindow
@@ -192,4 +214,15 @@ func TestPlatformWindowAgreesWithScanUnderCommands(t *testing.T) {
 			t.Fatalf("%+v seed %d: %v", cfg, seed, err)
 		}
 	}
+}
+
+// platRankCmp orders a worker's window: rank ascending, then task id as a string.
+func platRankCmp(a, b platCand) int {
+	switch {
+	case a.rank < b.rank:
+		return -1
+	case a.rank > b.rank:
+		return 1
+	}
+	return strings.Compare(a.t.id, b.t.id)
 }

@@ -72,6 +72,7 @@ func (e *Engine) CreateTask(now time.Time, in TaskInput) (Result, error) {
 	e.taskSeq++
 	t := &task{
 		id:        in.ID,
+		key:       keyOf(in.ID),
 		seq:       e.taskSeq,
 		tagsIn:    dedupe(in.Tags),
 		priority:  in.Priority,

@@ -122,10 +122,12 @@ func dedupe(in []string) []string {
 
 // derive recomputes the interned views of a worker's tags and weights.
 func (e *Engine) derive(w *worker) {
-	w.tagIDs = w.tagIDs[:0]
+	w.tagIDs, w.tagSeq, w.starTags = w.tagIDs[:0], w.tagSeq[:0], false
 	for _, t := range w.tags {
 		w.tagIDs = append(w.tagIDs, e.intern(t))
+		w.starTags = w.starTags || strings.HasSuffix(t, "*")
 	}
+	w.tagSeq = append(w.tagSeq, w.tagIDs...)
 	slices.Sort(w.tagIDs)
 	w.carried = append(w.carried[:0], w.tagIDs...)
 	w.lit = make(map[int32]float64, len(w.weights))
