@@ -76,7 +76,7 @@ func (e *Engine) checkPlatformNamed(w *worker, s *spec, names []string, thr map[
 		}
 		bonus = b
 	}
-	score, why, plain := platPlainScore(w, s, rs)
+	score, why, plain := e.platPlainScore(w, s, rs)
 	if !plain {
 		score, why = e.platScoreOf(w, names, thr, rs)
 	}
@@ -101,17 +101,20 @@ func (e *Engine) checkPlatformNamed(w *worker, s *spec, names []string, thr map[
 // literal tags and no weights, a task without thresholds. Each of the worker's tags the
 // task carries counts its share, named in the worker's order as platScore names them.
 // plain is false for any other pair.
-func platPlainScore(w *worker, s *spec, rs *[]Reason) (score float64, why ReasonKind, plain bool) {
+func (e *Engine) platPlainScore(w *worker, s *spec, rs *[]Reason) (score float64, why ReasonKind, plain bool) {
 	if len(w.weights) > 0 || w.starTags || len(s.thr) > 0 || len(w.tags) == 0 {
 		return 0, "", false
 	}
 	share := 1 / float64(len(w.tags))
 	matched := 0
-	for i, id := range w.tagSeq {
-		if hasID(s.tags, id) {
+	for _, id := range w.tagSeq {
+		// A task has a few tags: a scan beats a binary search.
+		if slices.Contains(s.tags, id) {
 			matched++
 			if rs != nil {
-				*rs = append(*rs, Reason{Kind: ReasonTagWeight, Tag: w.tags[i], Weight: share})
+				// The interned name: the same string as the worker's, in memory a
+				// decision reads anyway.
+				*rs = append(*rs, Reason{Kind: ReasonTagWeight, Tag: e.tagNames[id], Weight: share})
 			}
 		}
 	}
