@@ -79,8 +79,10 @@ func entryCmp(a *orderEntry, prio float64, key idKey, t *task) int {
 	return compareIDs(a.key, a.t, key, t)
 }
 
-// orderChunk is the most tasks a chunk holds before it splits in two.
-const orderChunk = 256
+// orderChunk is the most tasks a chunk holds before it splits in two. Small, because an
+// entry is 48 bytes and an insert or a removal moves the rest of its chunk; the offered
+// tasks come from the heads of the orders, so a removal moves nearly all of one.
+const orderChunk = 64
 
 // chunkFor is the index of the first chunk whose last task is not before t, or the last
 // chunk when every one is.
