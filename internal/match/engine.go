@@ -140,12 +140,11 @@ type pattern struct {
 
 // task is the engine's state for one task.
 type task struct {
-	// The fields a worker's window reads for every task it meets come first, so one or two
-	// cache lines hold them (platform_window.go).
+	// The fields a worker's window reads of a task that is not plain come first, so one or
+	// two cache lines hold them (platform_order.go, orderEntry).
 	id        string
 	priority  float64
 	tags      []int32 // sorted ids, shared with its group
-	platStamp uint64  // RulesPlatform: the last window that met it
 	vetoed    []string
 	rejected  []string
 	booked    string // while set, the only worker it may be offered to (booking.go)
