@@ -142,12 +142,12 @@ type pattern struct {
 type task struct {
 	// The fields a worker's window reads of a task that is not plain come first, so one or
 	// two cache lines hold them (platform_order.go, orderEntry).
-	id        string
-	priority  float64
-	tags      []int32 // sorted ids, shared with its group
-	vetoed    []string
-	rejected  []string
-	booked    string // while set, the only worker it may be offered to (booking.go)
+	id       string
+	priority float64
+	tags     []int32 // sorted ids, shared with its group
+	vetoed   []string
+	rejected []string
+	booked   string // while set, the only worker it may be offered to (booking.go)
 
 	seq       uint64
 	key       idKey // the id's first bytes, for comparing ids (platform_order.go)

@@ -286,7 +286,6 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCa
 	return out, walked
 }
 
-
 // platEligibleCand is platEligible for a window candidate: a plain task (no routing rule,
 // no threshold) and a worker with literal tags only are scored from the copied tag ids,
 // without reading the task.
