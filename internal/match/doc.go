@@ -108,13 +108,14 @@
 //     never builds one. Tasks pages in creation order and costs the tasks scanned from
 //     the cursor.
 //
-// At 10,000 workers and 100,000 queued tasks (BenchmarkScale, a shared 2-core machine): a
-// create that matches (workers idle) takes about 11-19 µs at the median and 60-110 µs at
-// p99 depending on the machine's load (the previous engine, which copied every decision
-// into its Result, 15-21 µs and 110-176 µs in the same runs), allocating about 2.8 KiB in
-// 17 allocations (the task, its event and ids; most of the bytes are decision log slots
-// while the ring fills); a create that cannot match about 2 µs; a freed slot refilled
-// from the queue about 15-18 µs, p99 50-70 µs. The tail is mostly re-sifting the matched
-// worker in its tags' ready heaps and cache misses on cold workers, plus the machine's
-// own noise. See bench_test.go for the commands.
+// Under RulesPlatform each queued task also sits in an order per tag (platform_order.go):
+// chunks of entries by priority, then id, each entry copying what a window reads of its
+// task (priority, the id's first bytes, its tag ids, whether anything beyond tags
+// applies), so a worker's window (platform_window.go) merges the heads of its tags' orders
+// without touching the tasks, and stops each tag once nothing left in it can rank inside.
+//
+// BenchmarkScale measures both rule sets at 10,000 workers and 100,000 queued tasks (and,
+// with TASKROUTING_LONG=1, at 100,000 and 1,000,000); BenchmarkPlatformWindow the window
+// read alone. BENCHMARKS.md has the figures, beside the platform's engine timed on the same
+// workload in the same run, and bench_test.go the commands.
 package match
