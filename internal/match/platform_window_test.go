@@ -112,6 +112,16 @@ func checkWindows(e *Engine) error {
 			if fast != full || fastWhy != fullWhy {
 				return fmt.Errorf("worker %s task %s: score %v (%s), explained %v (%s)", w.id, t.id, fast, fastWhy, full, fullWhy)
 			}
+			// The explanation's shortcut by tag ids against the one by names.
+			s := e.taskSpec(t)
+			var byID, byName []Reason
+			if score, why, plain := e.platPlainScore(w, &s, &byID); plain {
+				names, thr := e.specNames(&s)
+				want, wantWhy := e.platScoreOf(w, names, thr, &byName)
+				if score != want || why != wantWhy || !slices.Equal(byID, byName) {
+					return fmt.Errorf("worker %s task %s: by ids %v (%s) %v, by names %v (%s) %v", w.id, t.id, score, why, byID, want, wantWhy, byName)
+				}
+			}
 		}
 		want, union := scanWindow(e, w)
 		got := windowIDs(e.platWindow(w))
