@@ -122,9 +122,8 @@ func basePath(root map[string]any) string {
 func ptr(tokens ...string) string {
 	var b strings.Builder
 	b.WriteString(docURL + "#")
-	r := strings.NewReplacer("~", "~0", "/", "~1")
 	for _, t := range tokens {
-		b.WriteString("/" + r.Replace(t))
+		b.WriteString("/" + escapeToken(t))
 	}
 	return b.String()
 }
@@ -230,11 +229,29 @@ func resolve(root map[string]any, v any, tokens []string) (map[string]any, []str
 	return nil, tokens
 }
 
+// escapeToken escapes one JSON pointer token (RFC 6901): "~" first, then "/". Most tokens
+// hold neither and come back as they are, without the cost of building a strings.Replacer
+// (this runs for every member of every answer the mock server checks).
+func escapeToken(t string) string {
+	if !strings.ContainsAny(t, "~/") {
+		return t
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+}
+
+// unescapeToken reverses escapeToken: "~1" first, then "~0".
+func unescapeToken(t string) string {
+	if !strings.Contains(t, "~") {
+		return t
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+}
+
 func refTokens(ref string) []string {
 	frag := strings.TrimPrefix(ref, "#/")
 	parts := strings.Split(frag, "/")
 	for i, p := range parts {
-		parts[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(p)
+		parts[i] = unescapeToken(p)
 	}
 	return parts
 }

@@ -202,3 +202,22 @@ func TestCompileRefusesBadDocuments(t *testing.T) {
 		assert.Error(t, err, name)
 	}
 }
+
+func TestPointerTokens(t *testing.T) {
+	for _, tc := range []struct{ raw, escaped string }{
+		{"", ""},
+		{"status", "status"},
+		{"a/b", "a~1b"},
+		{"a~b", "a~0b"},
+		{"~1", "~01"},
+		{"/~", "~1~0"},
+		{"~0/", "~00~1"},
+	} {
+		if got := escapeToken(tc.raw); got != tc.escaped {
+			t.Errorf("escapeToken(%q) = %q, want %q", tc.raw, got, tc.escaped)
+		}
+		if got := unescapeToken(tc.escaped); got != tc.raw {
+			t.Errorf("unescapeToken(%q) = %q, want %q", tc.escaped, got, tc.raw)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package contract
 import (
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // UndeclaredMembers lists the members of a success answer that its response schema does not
@@ -64,7 +63,7 @@ func (c *Contract) undeclared(sch map[string]any, v any, at string, out *[]strin
 		props, _ := sch["properties"].(map[string]any)
 		addl, hasAddl := sch["additionalProperties"]
 		for name, member := range x {
-			path := at + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+			path := at + "/" + escapeToken(name)
 			if ps, ok := props[name].(map[string]any); ok {
 				c.undeclared(ps, member, path, out, depth+1)
 				continue
