@@ -97,6 +97,42 @@ func (e *Engine) learnedVetoed(w *worker, id int32) bool {
 	return st != nil && st.count >= e.cfg.Learning.LearnedVetoMinSamples && st.mean() <= e.cfg.Learning.LearnedVetoThreshold
 }
 
+// gate makes the checks both rule sets make before any score: with state, availability,
+// breaks and the cap; then a veto, an earlier rejection and a booking for someone else.
+// With rs nil it stops at the first failure; otherwise it records each one that fails.
+func (e *Engine) gate(w *worker, s *spec, state bool, rs *[]Reason) bool {
+	ok := true
+	fail := func(k ReasonKind) bool {
+		ok = false
+		if rs == nil {
+			return true
+		}
+		*rs = append(*rs, Reason{Kind: k})
+		return false
+	}
+	if state {
+		if !w.available && fail(ReasonUnavailable) {
+			return false
+		}
+		if w.onBreak && fail(ReasonOnBreak) {
+			return false
+		}
+		if len(w.pending) >= e.capOf(w) && fail(ReasonBacklogFull) {
+			return false
+		}
+	}
+	if containsID(s.vetoed, w.id) && fail(ReasonVetoed) {
+		return false
+	}
+	if containsID(s.rejected, w.id) && fail(ReasonRejectedPreviously) {
+		return false
+	}
+	if s.booked != "" && s.booked != w.id && fail(ReasonBookedForOther) {
+		return false
+	}
+	return ok
+}
+
 // check decides whether w is eligible for s and scores it for the engine's mode. With
 // state false the caller has already checked availability, breaks and the cap. With rs
 // nil it stops at the first failure and allocates nothing; otherwise it records every
@@ -106,38 +142,15 @@ func (e *Engine) check(w *worker, s *spec, state bool, rs *[]Reason) (bool, floa
 		return e.checkPlatform(w, s, state, rs)
 	}
 	explain := rs != nil
-	ok := true
+	ok := e.gate(w, s, state, rs)
+	if !ok && !explain {
+		return false, 0
+	}
 	fail := func(r Reason) {
 		ok = false
 		if explain {
 			*rs = append(*rs, r)
 		}
-	}
-	if state {
-		if !w.available {
-			fail(Reason{Kind: ReasonUnavailable})
-		}
-		if w.onBreak {
-			fail(Reason{Kind: ReasonOnBreak})
-		}
-		if len(w.pending) >= e.capOf(w) {
-			fail(Reason{Kind: ReasonBacklogFull})
-		}
-		if !ok && !explain {
-			return false, 0
-		}
-	}
-	if containsID(s.vetoed, w.id) {
-		fail(Reason{Kind: ReasonVetoed})
-	}
-	if containsID(s.rejected, w.id) {
-		fail(Reason{Kind: ReasonRejectedPreviously})
-	}
-	if s.booked != "" && s.booked != w.id {
-		fail(Reason{Kind: ReasonBookedForOther})
-	}
-	if !ok && !explain {
-		return false, 0
 	}
 	// Routing rules (routing.go) come after the cheaper tag checks when nothing is explained,
 	// so a worker lacking a tag costs no routing lookup; an explanation lists them first.

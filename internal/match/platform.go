@@ -201,15 +201,14 @@ type platCand struct {
 	rank  float64 // the window's rank: priority × the matching entries' weights
 	prio  float64 // priority + score: what the pass ranks by
 	score float64
-	p     float64 // the task's priority
-	key   idKey
+	p     float64          // the task's priority
 	tags  [plainTags]int32 // when plain: the task's tag ids
 	ntags uint8
 	plain bool
 }
 
 func platCandOf(en *orderEntry, rank float64) platCand {
-	return platCand{t: en.t, rank: rank, p: en.prio, key: en.key, tags: en.tags, ntags: en.ntags, plain: en.plain}
+	return platCand{t: en.t, rank: rank, p: en.prio, tags: en.tags, ntags: en.ntags, plain: en.plain}
 }
 
 // platKeys expands a worker's entries (positive or 0) to the tag ids they reach: exact

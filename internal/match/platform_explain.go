@@ -35,35 +35,15 @@ func (e *Engine) specNames(s *spec) ([]string, map[string]float64) {
 // workers names the task's tags once.
 func (e *Engine) checkPlatformNamed(w *worker, s *spec, names []string, thr map[string]float64, state bool, rs *[]Reason) (bool, float64) {
 	explain := rs != nil
-	ok := true
+	ok := e.gate(w, s, state, rs)
+	if !ok && !explain {
+		return false, 0
+	}
 	fail := func(r Reason) {
 		ok = false
 		if explain {
 			*rs = append(*rs, r)
 		}
-	}
-	if state {
-		if !w.available {
-			fail(Reason{Kind: ReasonUnavailable})
-		}
-		if w.onBreak {
-			fail(Reason{Kind: ReasonOnBreak})
-		}
-		if len(w.pending) >= e.capOf(w) {
-			fail(Reason{Kind: ReasonBacklogFull})
-		}
-	}
-	if containsID(s.vetoed, w.id) {
-		fail(Reason{Kind: ReasonVetoed})
-	}
-	if containsID(s.rejected, w.id) {
-		fail(Reason{Kind: ReasonRejectedPreviously})
-	}
-	if s.booked != "" && s.booked != w.id {
-		fail(Reason{Kind: ReasonBookedForOther})
-	}
-	if !ok && !explain {
-		return false, 0
 	}
 	bonus := 0.0
 	if s.rt != nil {
