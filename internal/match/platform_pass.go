@@ -21,6 +21,7 @@ type platState struct {
 	keyAt   []int32      // scratch: by tag id, the entry of plat.keys reaching it, plus one (platIndexKeys)
 	keysDup bool         // a tag is reached by two entries of plat.keys: keyAt is not used
 	cursors []platCursor // scratch: its entries being read (platform_window.go)
+	heads   []cursorHead // scratch: their keys, in a heap (platform_window.go)
 	pairs   []platPair   // scratch: a pass's candidates in one list (arbitrate)
 	cands   []platCand   // scratch: every worker's candidates in a pass
 	users   []platUser   // scratch: the workers of a pass with their candidates

@@ -40,11 +40,11 @@ type platCursor struct {
 	aboveSet, aboveNone bool
 }
 
-// platWindow returns w's window in the order it walks it (sortWindow), in plat.window, and
+// platWindow returns w's window in the order it walks it (sortWalk), in plat.window, and
 // sets plat.union to the candidates met: above the window size when the union may be wider.
 //
 // A task carrying several of w's tags is met by several cursors; only the first of w's
-// entries reaching it (platFirstKey) takes it, so the read needs no set of tasks seen. Any
+// entries reaching it (platReach) takes it, so the read needs no set of tasks seen. Any
 // one would do: each entry's bound is below the task's rank, so a cursor is dropped before
 // reaching the task only when the task is past the window too.
 func (e *Engine) platWindow(w *worker) []platCand {
@@ -60,35 +60,41 @@ func (e *Engine) platWindow(w *worker) []platCand {
 	e.platIndexKeys()
 	defer e.platUnindexKeys()
 	k := e.cfg.CandidateWindow
-	// curs is a min-heap of the entries still read, by (bound, task id): the lowest is
-	// read next, or found past the window (so is every entry with a greater bound).
-	curs := ps.cursors[:0]
+	// heads is a min-heap of the entries still read, by (bound, task id): the lowest is
+	// read next, or found past the window (so is every entry with a greater bound). It
+	// holds small keys that point into curs, so sifting moves 32 bytes, not a cursor.
+	curs, heads := ps.cursors[:0], ps.heads[:0]
 	for i, key := range ps.keys {
 		c := platCursor{key: i, o: &ps.byTag[key.id]}
 		if e.platSeek(&c) {
+			heads = append(heads, cursorHead{lb: c.lb, id: c.id, c: int32(len(curs))})
 			curs = append(curs, c)
 		}
 	}
-	for i := len(curs)/2 - 1; i >= 0; i-- {
-		cursorDown(curs, i)
+	for i := len(heads)/2 - 1; i >= 0; i-- {
+		headDown(heads, i, curs)
 	}
+	// Only a task with a 0 entry or a veto, rejection or booking can be excluded.
+	mayExclude := len(ps.zero) > 0
 	left := false
-	for len(curs) > 0 {
-		c := &curs[0]
+	for len(heads) > 0 {
+		top := &heads[0]
+		c := &curs[top.c]
 		if len(h) == k && e.platPast(c, h[k-1]) {
 			left = true
-			curs = dropTop(curs)
+			heads = dropHead(heads, curs)
 			continue
 		}
 		en, key := c.en, c.key
 		c.pos = c.o.next(c.pos)
 		if e.platSeek(c) {
-			cursorDown(curs, 0)
+			top.lb, top.id = c.lb, c.id
+			headDown(heads, 0, curs)
 		} else {
-			curs = dropTop(curs)
+			heads = dropHead(heads, curs)
 		}
 		first, rank := e.platReach(en)
-		if first != key || platExcluded(w, en, ps.zero) {
+		if first != key || ((mayExclude || !en.plain) && platExcluded(w, en, ps.zero)) {
 			continue
 		}
 		ps.union++
@@ -98,7 +104,7 @@ func (e *Engine) platWindow(w *worker) []platCand {
 		ps.union = max(ps.union, k+1)
 	}
 	clear(curs)
-	ps.cursors = curs[:0]
+	ps.cursors, ps.heads = curs[:0], heads[:0]
 	h = e.sortWalk(h)
 	for _, it := range h {
 		win = append(win, platCandOf(it.en, it.rank))
@@ -106,6 +112,7 @@ func (e *Engine) platWindow(w *worker) []platCand {
 	clear(h)
 	ps.met = h[:0]
 	ps.window = win
+
 	return win
 }
 
@@ -116,18 +123,28 @@ type winItem struct {
 	en   *orderEntry
 }
 
-// winCmp orders the items of a window being read: rank ascending, then task id as a string.
-func winCmp(a, b winItem) int {
-	switch {
-	case a.rank < b.rank:
-		return -1
-	case a.rank > b.rank:
-		return 1
+// winLess orders the items of a window being read: rank ascending, then task id as a
+// string.
+func winLess(a, b *winItem) bool {
+	if a.rank != b.rank {
+		return a.rank < b.rank
 	}
-	return compareIDs(a.en.key, a.en.t, b.en.key, b.en.t)
+	return idLess(a.en.key, a.en.t, b.en.key, b.en.t)
 }
 
-// sortWalk puts a window read in winCmp order in the order the worker walks it: by
+// idLess is compareIDs(...) < 0 with the keys' words compared inline, as nearly every
+// comparison is settled by them.
+func idLess(ka idKey, a *task, kb idKey, b *task) bool {
+	if ka[0] != kb[0] {
+		return ka[0] < kb[0]
+	}
+	if ka[1] != kb[1] {
+		return ka[1] < kb[1]
+	}
+	return a.id < b.id
+}
+
+// sortWalk puts a window read in winLess order in the order the worker walks it: by
 // priority, highest first, ties in window order (a stable sort by priority). A window
 // holds few distinct priorities, so each is gathered in one pass, highest first; more
 // than a few fall back to a stable sort.
@@ -233,39 +250,51 @@ func (en *orderEntry) carries(id int32) bool {
 	return slices.Contains(en.t.tags, id)
 }
 
-// cursorLess orders the entries being read: lower bound, then lower task id.
-func cursorLess(a, b *platCursor) bool {
+// cursorHead is a cursor's key in the heap of a window read: its bound and its task's id
+// key, and the cursor's index in plat.cursors.
+type cursorHead struct {
+	lb float64
+	id idKey
+	c  int32
+}
+
+// headLess orders the entries being read: lower bound, then lower task id.
+func headLess(a, b *cursorHead, curs []platCursor) bool {
 	if a.lb != b.lb {
 		return a.lb < b.lb
 	}
-	return compareIDs(a.id, a.en.t, b.id, b.en.t) < 0
+	return idLess(a.id, curs[a.c].en.t, b.id, curs[b.c].en.t)
 }
 
-func cursorDown(h []platCursor, i int) {
+// headDown sifts the head at i down to its place.
+func headDown(h []cursorHead, i int, curs []platCursor) {
+	x := h[i]
 	for {
 		l := 2*i + 1
 		if l >= len(h) {
-			return
+			break
 		}
 		m := l
-		if r := l + 1; r < len(h) && cursorLess(&h[r], &h[l]) {
+		if r := l + 1; r < len(h) && headLess(&h[r], &h[l], curs) {
 			m = r
 		}
-		if !cursorLess(&h[m], &h[i]) {
-			return
+		if !headLess(&h[m], &x, curs) {
+			break
 		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
 	}
+	h[i] = x
 }
 
-// dropTop removes the lowest entry of the heap h.
-func dropTop(h []platCursor) []platCursor {
+// dropHead removes the lowest head of h.
+func dropHead(h []cursorHead, curs []platCursor) []cursorHead {
 	last := len(h) - 1
 	h[0] = h[last]
-	h[last] = platCursor{}
 	h = h[:last]
-	cursorDown(h, 0)
+	if last > 0 {
+		headDown(h, 0, curs)
+	}
 	return h
 }
 
@@ -334,22 +363,20 @@ func platExcluded(w *worker, en *orderEntry, zero []platKey) bool {
 	return containsID(t.vetoed, w.id) || containsID(t.rejected, w.id) || (t.booked != "" && t.booked != w.id)
 }
 
-// insertLowest adds c to h, the k lowest items met so far in winCmp order. Tasks mostly
-// arrive in that order (each tag is read by bound, then id), so the common insert lands at
-// the end after one comparison.
+// insertLowest adds c to h, the k lowest items met so far in winLess order. Tasks arrive
+// near their place (each tag is read by bound, then id, and a task's rank is its bound
+// unless it carries several of the worker's tags), so the place is sought from the end.
 func insertLowest(h []winItem, c winItem, k int) []winItem {
 	n := len(h)
-	if n > 0 && winCmp(h[n-1], c) < 0 {
-		if n < k {
-			return append(h, c)
-		}
+	if n == k && !winLess(&c, &h[n-1]) {
 		return h
 	}
-	i, _ := slices.BinarySearchFunc(h, c, winCmp)
+	i := n
+	for i > 0 && winLess(&c, &h[i-1]) {
+		i--
+	}
 	if n < k {
 		h = append(h, winItem{})
-	} else if i >= n {
-		return h
 	}
 	copy(h[i+1:], h[i:len(h)-1])
 	h[i] = c
