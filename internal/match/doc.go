@@ -120,7 +120,9 @@
 // marked workers by registration), so each tag's ready heap is an unordered set there:
 // a worker that frees a slot is appended and one that fills its cap is swapped out, with
 // no sifting, no score bound (updateBound) and no entry copies to refresh (rekey). The
-// route heaps stay empty, as only the every-tag best-match walks them.
+// route heaps and the waiting lists stay empty, as only the every-tag best-match walks
+// the former and only its decisions read the latter (a platform decision names the
+// carriers of the task's tags from the all-workers lists).
 //
 // BenchmarkScale measures both rule sets at 10,000 workers and 100,000 queued tasks (and,
 // with TASKROUTING_LONG=1, at 100,000 and 1,000,000); BenchmarkPlatformWindow the window

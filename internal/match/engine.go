@@ -27,7 +27,7 @@ type Engine struct {
 	ready    []readyHeap       // by tag id: ready workers carrying it literally (unordered under RulesPlatform)
 	readyPat posSet[*worker]   // ready workers with a positive pattern weight
 	all      []posSet[*worker] // by tag id: every worker carrying it literally
-	waiting  []posSet[*worker] // by tag id: indexed workers carrying it literally, not ready
+	waiting  []posSet[*worker] // by tag id: indexed workers carrying it literally, not ready (RulesEveryTag only)
 	allPat   posSet[*worker]   // every worker with a positive pattern weight
 	routes   routeIndex        // ready workers by team and skill bucket (routeindex.go); RulesEveryTag only
 

@@ -283,8 +283,9 @@ func verifyInternal(e *Engine) error {
 		if w.mask != tagMask(w) {
 			return fmt.Errorf("worker %s tag mask stale", id)
 		}
-		if w.isWait != !w.ready {
-			return fmt.Errorf("worker %s waiting flag %v, ready %v", id, w.isWait, w.ready)
+		// The waiting lists serve the every-tag decisions only (syncWaiting).
+		if w.isWait != (!w.ready && !e.platform()) {
+			return fmt.Errorf("worker %s waiting flag %v, ready %v, under %s", id, w.isWait, w.ready, e.cfg.Rules)
 		}
 		for i, tag := range w.idxTags {
 			if w.isWait && e.waiting[tag].items[w.waitPos[i]] != w {
