@@ -102,7 +102,6 @@ func (e *Engine) SetPriority(now time.Time, taskID string, priority float64) (Re
 	}
 	e.setTaskPriority(t, priority)
 	if t.status == StatusQueued {
-		t.g.fix(int(t.heapIdx))
 		e.markTask(t) // under RulesPlatform its rank in every window changed
 	}
 	return e.finish(res), nil

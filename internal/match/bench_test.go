@@ -279,8 +279,10 @@ func (l latencies) report(b *testing.B, target bool) {
 
 func queuedCount(e *Engine) int {
 	n := 0
-	for _, g := range e.groups {
-		n += len(g.heap)
+	for _, t := range e.taskList {
+		if t.status == StatusQueued {
+			n++
+		}
 	}
 	return n
 }

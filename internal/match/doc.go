@@ -35,7 +35,8 @@
 // the window's 50 tasks plus one per tag instead of ranking every queued task of its tags
 // (TestPlatformWindowAgreesWithScan compares the two on random queues; figures in
 // BENCHMARKS.md, "Matcher under the platform rules"). The indexes below serve the
-// every-tag rules.
+// every-tag rules; under RulesPlatform the engine keeps only what a pass reads (see the end
+// of the next section).
 //
 // [RulesEveryTag] is the rule set of earlier releases, described below.
 //
@@ -108,11 +109,20 @@
 //     never builds one. Tasks pages in creation order and costs the tasks scanned from
 //     the cursor.
 //
-// Under RulesPlatform each queued task also sits in an order per tag (platform_order.go):
+// Under RulesPlatform each queued task sits instead in an order per tag (platform_order.go):
 // chunks of entries by priority, then id, each entry copying what a window reads of its
 // task (priority, the id's first bytes, its tag ids, whether anything beyond tags
 // applies), so a worker's window (platform_window.go) merges the heads of its tags' orders
 // without touching the tasks, and stops each tag once nothing left in it can rank inside.
+// Those orders are its whole queue: a queued task is in no group (the groups serve only
+// the every-tag task scan). Of the ready indexes a pass reads only which workers are in
+// them (platMarkReach marks the ready carriers of a task's tags, and the pass sorts the
+// marked workers by registration), so each tag's ready heap is an unordered set there:
+// a worker that frees a slot is appended and one that fills its cap is swapped out, with
+// no sifting, no score bound (updateBound) and no entry copies to refresh (rekey). The
+// route heaps and the waiting lists stay empty, as only the every-tag best-match walks
+// the former and only its decisions read the latter (a platform decision names the
+// carriers of the task's tags from the all-workers lists).
 //
 // BenchmarkScale measures both rule sets at 10,000 workers and 100,000 queued tasks (and,
 // with TASKROUTING_LONG=1, at 100,000 and 1,000,000); BenchmarkPlatformWindow the window

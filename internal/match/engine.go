@@ -24,18 +24,23 @@ type Engine struct {
 	workers   map[string]*worker
 	sortedIDs []string // cache for WorkerIDs; nil when stale
 
-	ready    []readyHeap       // by tag id: ready workers carrying it literally
+	ready    []readyHeap       // by tag id: ready workers carrying it literally (unordered under RulesPlatform)
 	readyPat posSet[*worker]   // ready workers with a positive pattern weight
 	all      []posSet[*worker] // by tag id: every worker carrying it literally
-	waiting  []posSet[*worker] // by tag id: indexed workers carrying it literally, not ready
+	waiting  []posSet[*worker] // by tag id: indexed workers carrying it literally, not ready (RulesEveryTag only)
 	allPat   posSet[*worker]   // every worker with a positive pattern weight
-	routes   routeIndex        // ready workers by team and skill bucket (routeindex.go)
+	routes   routeIndex        // ready workers by team and skill bucket (routeindex.go); RulesEveryTag only
 
 	tasks    map[string]*task
 	taskList []*task // creation order, for paging
 
+	// by tag id: tasks ever created with it (picks a group's key tag; under RulesPlatform,
+	// the tags a `prefix*` entry reaches, platKeys)
+	tagUses []int64
+
+	// The queue groups and their indexes: RulesEveryTag only (enqueue). Under
+	// RulesPlatform the queue is plat.byTag.
 	groups       map[string]*group
-	tagUses      []int64             // by tag id: tasks ever created with it (picks key tags)
 	byTagSet     map[string][]*group // by tag set alone (thresholds aside): subset lookups
 	bySmallSet   map[uint64][]*group // the same for sets packSet can pack
 	groupsBySize []int               // by tag count: number of groups
@@ -86,7 +91,7 @@ type worker struct {
 	extra     any
 	createdAt time.Time
 	lastMatch int64   // Unix ns of the last offer, or creation: "idle since"
-	ub        float64 // bound of its score per task tag; orders the ready heaps
+	ub        float64 // bound of its score per task tag; orders the ready heaps (RulesEveryTag only)
 	matched   bool
 
 	pending []*task // offers held, in offer order
@@ -144,7 +149,7 @@ type task struct {
 	// two cache lines hold them (platform_order.go, orderEntry).
 	id       string
 	priority float64
-	tags     []int32 // sorted ids, shared with its group
+	tags     []int32 // sorted ids; under RulesEveryTag shared with its group
 	vetoed   []string
 	rejected []string
 	booked   string // while set, the only worker it may be offered to (booking.go)
@@ -164,7 +169,7 @@ type task struct {
 	rt        *TaskRouting // nil unless the task uses a routing rule beyond tags
 	result    any
 	extra     any
-	g         *group
+	g         *group   // its queue group while queued, RulesEveryTag only (enqueue)
 	decs      []uint64 // numbers of its retained decisions
 	heapIdx   int32
 	deadline  int64
@@ -298,7 +303,7 @@ func (e *Engine) intern(tag string) int32 {
 	id := int32(len(e.tagNames))
 	e.tagIDs[tag] = id
 	e.tagNames = append(e.tagNames, tag)
-	e.ready = append(e.ready, readyHeap{})
+	e.ready = append(e.ready, readyHeap{unordered: e.platform()})
 	e.all = append(e.all, posSet[*worker]{})
 	e.waiting = append(e.waiting, posSet[*worker]{})
 	e.tagUses = append(e.tagUses, 0)

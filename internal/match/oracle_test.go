@@ -270,15 +270,22 @@ func verifyInternal(e *Engine) error {
 			if w.ready && (e.ready[tag].items[w.readyPos[i]].w != w || e.ready[tag].items[w.readyPos[i]].slot != int32(i)) {
 				return fmt.Errorf("worker %s missing from ready[%s]", id, e.tagNames[tag])
 			}
-			if w.ready && e.ready[tag].items[w.readyPos[i]] != entryOf(w, int32(i)) {
+			// An ordered heap's entry copies the worker's order fields; an unordered
+			// one's (RulesPlatform) copies nothing beyond w and slot.
+			want := entryOf(w, int32(i))
+			if e.platform() {
+				want = readyEntry{w: w, slot: int32(i)}
+			}
+			if w.ready && e.ready[tag].items[w.readyPos[i]] != want {
 				return fmt.Errorf("worker %s has a stale entry in ready[%s]", id, e.tagNames[tag])
 			}
 		}
 		if w.mask != tagMask(w) {
 			return fmt.Errorf("worker %s tag mask stale", id)
 		}
-		if w.isWait != !w.ready {
-			return fmt.Errorf("worker %s waiting flag %v, ready %v", id, w.isWait, w.ready)
+		// The waiting lists serve the every-tag decisions only (syncWaiting).
+		if w.isWait != (!w.ready && !e.platform()) {
+			return fmt.Errorf("worker %s waiting flag %v, ready %v, under %s", id, w.isWait, w.ready, e.cfg.Rules)
 		}
 		for i, tag := range w.idxTags {
 			if w.isWait && e.waiting[tag].items[w.waitPos[i]] != w {
@@ -303,7 +310,10 @@ func verifyInternal(e *Engine) error {
 	n := 0
 	for tag, h := range e.ready {
 		n += len(h.items)
-		for i := 1; i < len(h.items); i++ {
+		if h.unordered != e.platform() {
+			return fmt.Errorf("ready heap of %s: unordered %v under %s", e.tagNames[tag], h.unordered, e.cfg.Rules)
+		}
+		for i := 1; i < len(h.items) && !h.unordered; i++ {
 			if h.less(i, (i-1)/2) {
 				return fmt.Errorf("ready heap of %s out of order", e.tagNames[tag])
 			}
@@ -322,12 +332,18 @@ func verifyInternal(e *Engine) error {
 	if n != waitMembers {
 		return fmt.Errorf("waiting index has %d entries, want %d", n, waitMembers)
 	}
+	// The queue index of the rule set (enqueue) holds exactly the queued tasks: the tags'
+	// orders under RulesPlatform, which keeps no group (checkWindows compares the orders
+	// with a sort); the groups under RulesEveryTag.
 	queued, pending := 0, 0
 	for _, t := range e.tasks {
 		switch t.status {
 		case StatusQueued:
 			queued++
-			if t.g == nil || t.g.heap[t.heapIdx] != t || e.groups[t.g.key] != t.g {
+			if e.platform() != t.platQueued || e.platform() == (t.g != nil) {
+				return fmt.Errorf("queued %s: in the tags' orders %v, in a group %v, under %s", t.id, t.platQueued, t.g != nil, e.cfg.Rules)
+			}
+			if t.g != nil && (t.g.heap[t.heapIdx] != t || e.groups[t.g.key] != t.g) {
 				return fmt.Errorf("queued %s not in its group", t.id)
 			}
 		case StatusPending:
@@ -337,9 +353,27 @@ func verifyInternal(e *Engine) error {
 			}
 		}
 	}
-	inGroups := 0
+	inQueue := 0
+	if e.platform() {
+		entries, want := 0, 0
+		for _, o := range e.plat.byTag {
+			entries += o.n
+		}
+		for _, t := range e.tasks {
+			if t.platQueued {
+				inQueue++
+				want += len(t.tags)
+			}
+		}
+		if entries != want {
+			return fmt.Errorf("tags' orders hold %d entries, the queued tasks have %d tags", entries, want)
+		}
+		if len(e.groups)+len(e.bySmallSet)+len(e.byTagSet)+len(e.keyTags) > 0 {
+			return fmt.Errorf("%d queue groups under the platform rules, which do not read them", len(e.groups))
+		}
+	}
 	for key, g := range e.groups {
-		inGroups += len(g.heap)
+		inQueue += len(g.heap)
 		if len(g.heap) == 0 || e.byKeyTag[g.keyTag].items[g.keyPos] != g {
 			return fmt.Errorf("group %q empty or not indexed", key)
 		}
@@ -352,8 +386,8 @@ func verifyInternal(e *Engine) error {
 			}
 		}
 	}
-	if inGroups != queued || len(e.deadlines.h) != pending {
-		return fmt.Errorf("groups hold %d of %d queued; deadlines %d of %d pending", inGroups, queued, len(e.deadlines.h), pending)
+	if inQueue != queued || len(e.deadlines.h) != pending {
+		return fmt.Errorf("queue index holds %d of %d queued; deadlines %d of %d pending", inQueue, queued, len(e.deadlines.h), pending)
 	}
 	for i := 1; i < len(e.deadlines.h); i++ {
 		if dlBefore(e.deadlines.h[i], e.deadlines.h[(i-1)/2]) {

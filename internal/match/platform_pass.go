@@ -108,15 +108,20 @@ func (e *Engine) platDequeue(t *task) {
 	e.platMarkReach(t, true)
 }
 
-// setTaskPriority changes t's priority, moving it in its tags' orders when queued there.
+// setTaskPriority changes t's priority, moving a queued t to its new place in the queue
+// index of the rule set (enqueue): its tags' orders, or its group's heap.
 func (e *Engine) setTaskPriority(t *task, priority float64) {
-	if !t.platQueued {
+	switch {
+	case t.platQueued:
+		e.platUnindex(t)
 		t.priority = priority
-		return
+		e.platReindex(t)
+	case t.g != nil:
+		t.priority = priority
+		t.g.fix(int(t.heapIdx))
+	default:
+		t.priority = priority
 	}
-	e.platUnindex(t)
-	t.priority = priority
-	e.platReindex(t)
 }
 
 // platUnindex takes a queued t out of its tags' orders, before its priority changes.

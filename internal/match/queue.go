@@ -5,8 +5,16 @@ import (
 	"time"
 )
 
-// enqueue puts a queued task in its group, making the group when it is the first.
+// enqueue puts a queued task in the queue index of the rule set: under RulesPlatform its
+// tags' orders (platEnqueue), which are all a window reads; under RulesEveryTag its group,
+// making the group when it is the first. The groups serve only bestTaskFor, which the
+// every-tag rules alone call, so under RulesPlatform a task is in none and keeps the tag
+// ids it was created with.
 func (e *Engine) enqueue(t *task) {
+	if e.platform() {
+		e.platEnqueue(t)
+		return
+	}
 	e.keyBuf = groupKey(e.keyBuf, t.tags, t.thr)
 	g, ok := e.groups[string(e.keyBuf)]
 	if !ok {
@@ -15,9 +23,6 @@ func (e *Engine) enqueue(t *task) {
 	t.tags = g.tags // share one copy per group
 	t.g = g
 	g.push(t)
-	if e.platform() {
-		e.platEnqueue(t)
-	}
 }
 
 func (e *Engine) newGroup(key string, t *task) *group {
@@ -56,9 +61,13 @@ func (e *Engine) newGroup(key string, t *task) *group {
 	return g
 }
 
-// dequeue takes a queued task out of its group, dropping the group when empty.
+// dequeue takes a queued task out of the queue index enqueue put it in: its tags' orders
+// under RulesPlatform, else its group, dropping the group when empty.
 func (e *Engine) dequeue(t *task) {
-	e.platDequeue(t)
+	if e.platform() {
+		e.platDequeue(t)
+		return
+	}
 	g := t.g
 	if g == nil || t.heapIdx < 0 {
 		return

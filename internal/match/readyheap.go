@@ -7,7 +7,8 @@ import "math"
 // worker's ordering fields and tag mask so that sifting and walking a heap compare entries
 // in place instead of chasing a pointer per comparison (the pointer walk was most of a
 // match's cost at 10,000 workers). rekey refreshes the copies whenever the worker's
-// fields change; verifyInternal checks that they agree.
+// fields change; verifyInternal checks that they agree. An unordered heap's entries
+// (RulesPlatform) carry only w and slot.
 type readyEntry struct {
 	w         *worker
 	ub        float64
@@ -21,8 +22,15 @@ type readyEntry struct {
 // bound of their score per task tag, then the best-match tie-breaks. Best-match walks it
 // best-first and stops as soon as no later worker can win (see bestWorkerOrdered); the
 // other modes just scan its items.
+//
+// Under RulesPlatform only its membership is read: platMarkReach marks the ready carriers
+// of a task's tags, and the pass sorts the marked workers by registration. There the heap
+// is unordered: add appends, remove moves the last entry into the hole, and an entry holds
+// only w and slot (no copies to keep fresh, so rekey and updateBound do nothing). That
+// spares a freed slot the sifting, whose writes to other workers' readyPos miss the cache.
 type readyHeap struct {
-	items []readyEntry
+	items     []readyEntry
+	unordered bool // RulesPlatform: a set, not a heap (Engine.intern sets it)
 }
 
 func entryOf(w *worker, slot int32) readyEntry {
@@ -64,27 +72,28 @@ func tagMask(w *worker) uint64 {
 
 func (h *readyHeap) less(i, j int) bool { return entryBefore(&h.items[i], &h.items[j]) }
 
-func (h *readyHeap) swap(i, j int) {
-	h.items[i], h.items[j] = h.items[j], h.items[i]
-	h.items[i].w.readyPos[h.items[i].slot] = int32(i)
-	h.items[j].w.readyPos[h.items[j].slot] = int32(j)
-}
-
 func (h *readyHeap) add(w *worker, slot int32) {
+	if h.unordered {
+		h.items = append(h.items, readyEntry{w: w, slot: slot})
+		w.readyPos[slot] = int32(len(h.items) - 1)
+		return
+	}
 	h.items = append(h.items, entryOf(w, slot))
 	i := len(h.items) - 1
 	w.readyPos[slot] = int32(i)
 	h.up(i)
 }
 
+// remove takes out the entry at i: the last entry fills the hole and, in a heap, is
+// sifted to its place.
 func (h *readyHeap) remove(i int) {
 	last := len(h.items) - 1
 	if i != last {
-		h.swap(i, last)
+		h.place(i, h.items[last])
 	}
 	h.items[last] = readyEntry{}
 	h.items = h.items[:last]
-	if i != last {
+	if i != last && !h.unordered {
 		h.fix(i)
 	}
 }
@@ -146,7 +155,12 @@ func (h *readyHeap) place(i int, it readyEntry) {
 
 // updateBound recomputes w's score bound per task tag: its largest weight (1 for a plain
 // tag) times its largest possible learning factor. Call it when weights or stats change.
+// Only the ordered walks of the every-tag rules read the bound, so under RulesPlatform it
+// is not kept (w.ub stays 0).
 func (e *Engine) updateBound(w *worker) {
+	if e.platform() {
+		return
+	}
 	wmax := 1.0
 	for _, v := range w.weights {
 		wmax = max(wmax, v)
@@ -163,9 +177,10 @@ func (e *Engine) updateBound(w *worker) {
 }
 
 // rekey restores w's place in its ready heaps after its bound, pending count or idle time
-// changed.
+// changed. Under RulesPlatform the ready heaps are unordered sets whose entries copy
+// nothing (readyHeap), so there is nothing to restore.
 func (e *Engine) rekey(w *worker) {
-	if !w.ready {
+	if !w.ready || e.platform() {
 		return
 	}
 	for i, tag := range w.idxTags {

@@ -15,7 +15,8 @@ import (
 // ordered best-match walk (walkReady) runs on it unchanged. A worker's entries in these
 // heaps take the slots of readyPos after those of its tag heaps; routeHeaps names their
 // heaps. Workers without routing inputs are in none of them, so tag-only matching pays
-// nothing for the index.
+// nothing for the index. The index serves the every-tag rules only: under RulesPlatform it
+// stays empty (readyRoutes).
 //
 // A skill is bucketed by level and weight because both decide a worker's part of a
 // skill-bound task: a bucket below the task's minLevel is skipped whole, and within one
@@ -76,12 +77,13 @@ func (e *Engine) routeSetFor(key string, skill *WorkerSkill) *routeSet {
 }
 
 // readyRoutes adds a ready worker to the route heaps of its teams and skills. Its tag
-// heaps' slots come first in readyPos; call it after they are set.
+// heaps' slots come first in readyPos; call it after they are set. Only the every-tag
+// rules' bestWorker walks the route heaps, so under RulesPlatform nobody is put in them.
 func (e *Engine) readyRoutes(w *worker) {
 	w.readyPos = w.readyPos[:len(w.idxTags)]
 	w.routeHeaps = w.routeHeaps[:0]
 	w.routeSets = w.routeSets[:0]
-	if w.rt == nil || len(w.idxTags) == 0 {
+	if e.platform() || w.rt == nil || len(w.idxTags) == 0 {
 		return
 	}
 	for _, team := range w.rt.Teams {

@@ -2,10 +2,14 @@ package match
 
 import "fmt"
 
-// verifyRoutes checks the route heaps (routeindex.go): every ready worker with teams or
-// skills is in the heap of each of its teams and of one bucket per held skill, for each tag
-// it carries, with a fresh entry; no one else is; every heap is in order.
+// verifyRoutes checks the route heaps (routeindex.go): under RulesEveryTag every ready
+// worker with teams or skills is in the heap of each of its teams and of one bucket per
+// held skill, for each tag it carries, with a fresh entry; no one else is; every heap is in
+// order. Under RulesPlatform, which never reads them, they are empty.
 func verifyRoutes(e *Engine) error {
+	if e.platform() && len(e.routes.sets)+len(e.routes.skills) > 0 {
+		return fmt.Errorf("route index has %d sets under the platform rules, which do not read it", len(e.routes.sets))
+	}
 	want := 0
 	for id, w := range e.workers {
 		if !w.ready {
@@ -15,7 +19,7 @@ func verifyRoutes(e *Engine) error {
 			continue
 		}
 		var sets []*routeSet
-		if w.rt != nil && len(w.idxTags) > 0 {
+		if !e.platform() && w.rt != nil && len(w.idxTags) > 0 {
 			for _, team := range w.rt.Teams {
 				sets = append(sets, e.routes.sets[teamRouteKey(team)])
 			}

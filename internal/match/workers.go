@@ -228,9 +228,11 @@ func (e *Engine) unready(w *worker) {
 
 // syncWaiting keeps an indexed worker that is not ready in the waiting lists of its tags,
 // so that a decision can name a few such carriers (unavailable, on a break, at the cap)
-// without scanning every worker.
+// without scanning every worker. Only the every-tag rules' decisions read the lists
+// (waitingCarriers); a platform decision names the carriers of the task's tags from the
+// all-workers lists (decidePlatform), so under RulesPlatform nobody is listed.
 func (e *Engine) syncWaiting(w *worker) {
-	want := w.indexed && !w.ready
+	want := w.indexed && !w.ready && !e.platform()
 	if want == w.isWait {
 		return
 	}
