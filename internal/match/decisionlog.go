@@ -40,6 +40,9 @@ const (
 // kindCode numbers the reason kinds the engine produces; 0 means the kind has no code
 // and the decision is stored in full.
 func kindCode(k ReasonKind) uint8 {
+	if k == ReasonTagWeight {
+		return 10 // most reasons: tested before the switch's string comparisons
+	}
 	switch k {
 	case ReasonMissingTag:
 		return 1
@@ -132,10 +135,13 @@ func (e *Engine) compact(sd *storedDecision, t *task) {
 	if cap(sd.values) < len(e.reasons) {
 		sd.values = make([]float64, 0, len(e.reasons))
 	}
-	for _, m := range e.marks {
+	for i := range e.marks {
+		m := &e.marks[i]
 		sd.cands = append(sd.cands, storedCand{workerID: m.w.id, score: m.score, priority: t.priority,
 			nReasons: int32(m.end - m.start), eligible: m.ok, chosen: m.chosen})
-		for _, r := range e.reasons[m.start:m.end] {
+		// By pointer: a Reason is 128 bytes, and most of a decision's are read here.
+		for j := m.start; j < m.end; j++ {
+			r := &e.reasons[j]
 			tag, okTag := e.tagCode(r.Tag, t)
 			kind := kindCode(r.Kind)
 			if !okTag || kind == 0 {
@@ -144,12 +150,18 @@ func (e *Engine) compact(sd *storedDecision, t *task) {
 				return
 			}
 			sr := storedReason{tag: tag, kind: kind, shadow: r.Shadow}
-			// Indexed by flag, so the numbers go in the order expand reads them.
-			for bit, v := range [...]float64{hasWeight: r.Weight, hasThreshold: r.Threshold, hasBoost: r.Boost} {
-				if v != 0 {
-					sr.has |= uint8(bit)
-					sd.values = append(sd.values, v)
-				}
+			// In flag order, the order expand reads them back.
+			if r.Weight != 0 {
+				sr.has |= hasWeight
+				sd.values = append(sd.values, r.Weight)
+			}
+			if r.Threshold != 0 {
+				sr.has |= hasThreshold
+				sd.values = append(sd.values, r.Threshold)
+			}
+			if r.Boost != 0 {
+				sr.has |= hasBoost
+				sd.values = append(sd.values, r.Boost)
 			}
 			sd.reasons = append(sd.reasons, sr)
 		}

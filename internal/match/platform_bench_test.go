@@ -44,7 +44,11 @@ func oraclePlatformTask(e *Engine, w *worker) string {
 		id                string
 		prio, rank, total float64
 	}
-	var union []cand
+	less := func(a, b cand) bool { return a.rank < b.rank || a.rank == b.rank && a.id < b.id }
+	// Only the window's size of lowest candidates is kept, so the oracle allocates next to
+	// nothing: its garbage would start the collector inside the timed accepts.
+	k := e.cfg.CandidateWindow
+	window := make([]cand, 0, k+1)
 	for _, t := range e.tasks {
 		if t.status != StatusQueued || containsID(t.rejected, w.id) || containsID(t.vetoed, w.id) {
 			continue
@@ -58,16 +62,18 @@ func oraclePlatformTask(e *Engine, w *worker) string {
 		if shared == 0 {
 			continue
 		}
-		union = append(union, cand{id: t.id, prio: t.priority, rank: t.priority * float64(shared),
-			total: t.priority + shareOf(w.tags, t.tagsIn)})
-	}
-	slices.SortFunc(union, func(a, b cand) int {
-		if a.rank != b.rank {
-			return cmp.Compare(a.rank, b.rank)
+		c := cand{id: t.id, prio: t.priority, rank: t.priority * float64(shared),
+			total: t.priority + shareOf(w.tags, t.tagsIn)}
+		if len(window) == k && !less(c, window[k-1]) {
+			continue
 		}
-		return strings.Compare(a.id, b.id)
-	})
-	window := union[:min(len(union), e.cfg.CandidateWindow)]
+		i := len(window)
+		for i > 0 && less(c, window[i-1]) {
+			i--
+		}
+		window = slices.Insert(window, i, c)
+		window = window[:min(len(window), k)]
+	}
 	// The walk: priority, highest first, ties in window order; the first best total wins.
 	slices.SortStableFunc(window, func(a, b cand) int { return cmp.Compare(b.prio, a.prio) })
 	best := -1
