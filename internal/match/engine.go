@@ -72,6 +72,7 @@ type Engine struct {
 	scan     scanResult
 	reasons  []Reason   // a decision's reasons while it is built
 	marks    []candMark // a decision's candidates while it is built
+	markTmp  []candMark // scratch: eligibleFirst
 
 	// onDecide, when set (tests only), sees every decision as built from the explanation,
 	// before it is compacted into the log.
@@ -80,12 +81,21 @@ type Engine struct {
 
 // worker is the engine's state for one worker.
 type worker struct {
+	// What a decision reads of each worker it explains comes first, within 128 bytes (two
+	// cache lines, fetched as a pair): a decision lists up to 25 workers, most of them
+	// cold when their tags are rare, and each line more is a cache miss more per worker.
 	id        string
-	tags      []string
-	weights   map[string]float64
-	maxBack   *int
+	visit     uint64 // the stamp of the last scan or decision that met it
 	available bool
 	onBreak   bool
+	removed   bool
+	starTags  bool // a tag ends in `*`: under RulesPlatform a pattern (platPatternTags)
+	maxBack   *int
+	weights   map[string]float64
+	pending   []*task // offers held, in offer order
+	tagSeq    []int32 // ids of tags in tags' order (the platform's reasons name them so)
+	tags      []string
+
 	breakAt   time.Time
 	breakWhy  string
 	extra     any
@@ -94,12 +104,8 @@ type worker struct {
 	ub        float64 // bound of its score per task tag; orders the ready heaps (RulesEveryTag only)
 	matched   bool
 
-	pending []*task // offers held, in offer order
-
 	// derived from tags and weights
 	tagIDs   []int32           // sorted ids of tags
-	tagSeq   []int32           // ids of tags in tags' order (the platform's reasons name them so)
-	starTags bool              // a tag ends in `*`: under RulesPlatform a pattern (platPatternTags)
 	carried  []int32           // sorted ids carried literally (tags + positive exact weights)
 	lit      map[int32]float64 // exact weights by tag id
 	patterns []pattern         // longest prefix first
@@ -121,8 +127,6 @@ type worker struct {
 	rPatPos  int32
 	aPatPos  int32
 	dirty    bool
-	visit    uint64
-	removed  bool
 
 	// the route heaps and sets it is in while ready (routeindex.go)
 	routeHeaps []*readyHeap

@@ -17,6 +17,8 @@ type platState struct {
 	zero    []platKey    // scratch: its 0 entries, expanded
 	window  []platCand   // scratch: a worker's window
 	met     []winItem    // scratch: the window being read
+	workers []*worker    // scratch: the workers a decision explains (explainees)
+	warmth  int32        // what warmWorkers read, kept so the loads stay
 	walk    []winItem    // scratch: the window in walk order (sortWalk)
 	keyAt   []int32      // scratch: by tag id, the entry of plat.keys reaching it, plus one (platIndexKeys)
 	keysDup bool         // a tag is reached by two entries of plat.keys: keyAt is not used

@@ -336,6 +336,55 @@ func TestPlatformExplanations(t *testing.T) {
 	}
 }
 
+// TestPlatformDecisionListsEligibleFirst: a decision lists the chosen worker, then the
+// eligible carriers of the task's tags, then the ineligible ones, each group in the order
+// the carriers were met (registration order here).
+func TestPlatformDecisionListsEligibleFirst(t *testing.T) {
+	e := New(Config{})
+	for _, in := range []WorkerInput{
+		{ID: "w1", Tags: []string{"a"}, Available: ptr(true)},
+		{ID: "w2", Tags: []string{"a"}, Available: ptr(false)},
+		{ID: "w3", Tags: []string{"a", "b"}, Available: ptr(true)},
+		{ID: "w4", Tags: []string{"a"}, Available: ptr(true)},
+		{ID: "w5", Tags: []string{"a"}, Available: ptr(true)},
+	} {
+		if _, err := e.UpsertWorker(t0, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := e.CreateTask(t0, TaskInput{ID: "t", Tags: []string{"a"}, VetoedWorkers: []string{"w4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.DecisionIDs) != 1 {
+		t.Fatalf("decisions %v, want one", res.DecisionIDs)
+	}
+	d, _ := e.Decision(res.DecisionIDs[0])
+	type row struct {
+		ID       string
+		Eligible bool
+		Reasons  []ReasonKind
+	}
+	var got []row
+	for _, c := range d.Candidates {
+		r := row{ID: c.WorkerID, Eligible: c.Eligible}
+		for _, why := range c.Reasons {
+			r.Reasons = append(r.Reasons, why.Kind)
+		}
+		got = append(got, r)
+	}
+	want := []row{
+		{"w1", true, []ReasonKind{ReasonTagWeight}},
+		{"w3", true, []ReasonKind{ReasonTagWeight}},
+		{"w5", true, []ReasonKind{ReasonTagWeight}},
+		{"w2", false, []ReasonKind{ReasonUnavailable, ReasonTagWeight}},
+		{"w4", false, []ReasonKind{ReasonVetoed, ReasonTagWeight}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("candidates (-want +got):\n%s", diff)
+	}
+}
+
 // TestPlatformIncrementalAgreesWithFullPass: a pass looks only at the workers a command
 // could change (platMark); it must make exactly the decisions of a pass over every worker.
 func TestPlatformIncrementalAgreesWithFullPass(t *testing.T) {
