@@ -267,11 +267,12 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCa
 	}
 	win := e.platWindow(w)
 	walked := 0
-	for _, c := range win {
+	for i := range win {
 		if budget == 0 {
 			break
 		}
 		walked++
+		c := platCandOf(win[i].en, win[i].rank)
 		score, prio, ok := e.platEligibleCand(w, &c)
 		if !ok {
 			continue
@@ -281,7 +282,7 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCa
 		budget--
 	}
 	clear(win)
-	ps.window = win[:0]
+	ps.met = win[:0]
 	return out, walked
 }
 

@@ -118,8 +118,8 @@ func BenchmarkPlatformWindow(b *testing.B) {
 		w := e.workers[ids[(i*7919)%len(ids)]]
 		i++
 		read += len(e.platWindow(w))
-		clear(e.plat.window)
-		e.plat.window = e.plat.window[:0]
+		clear(e.plat.met)
+		e.plat.met = e.plat.met[:0]
 	}
 	if read == 0 {
 		b.Fatal("no window held a task: the load is not measuring the window")

@@ -144,21 +144,6 @@ func (o *prioOrder) remove(t *task) {
 // orderPos is a position in a prioOrder: chunk and index within it.
 type orderPos struct{ c, i int }
 
-func (o *prioOrder) at(p orderPos) (*orderEntry, bool) {
-	if p.c >= len(o.chunks) {
-		return nil, false
-	}
-	return &o.chunks[p.c][p.i], true
-}
-
-func (o *prioOrder) next(p orderPos) orderPos {
-	p.i++
-	if p.i >= len(o.chunks[p.c]) {
-		p.c, p.i = p.c+1, 0
-	}
-	return p
-}
-
 // firstAbove is the first entry with a priority above prio, if any.
 func (o *prioOrder) firstAbove(prio float64) (*orderEntry, bool) {
 	ci, _ := slices.BinarySearchFunc(o.chunks, prio, func(c []orderEntry, p float64) int {

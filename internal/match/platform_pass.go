@@ -15,7 +15,6 @@ type platState struct {
 	byTag   []prioOrder  // by tag id: queued tasks carrying it, by priority then id
 	keys    []platKey    // scratch: a worker's positive entries, expanded
 	zero    []platKey    // scratch: its 0 entries, expanded
-	window  []platCand   // scratch: a worker's window
 	met     []winItem    // scratch: the window being read
 	workers []*worker    // scratch: the workers a decision explains (explainees)
 	warmth  int32        // what warmWorkers read, kept so the loads stay

@@ -28,34 +28,35 @@ import (
 
 // platCursor is one of a worker's entries being read in its tag's order.
 type platCursor struct {
-	key int // index in plat.keys
-	o   *prioOrder
-	pos orderPos
-	en  *orderEntry // the entry at pos
-	lb  float64     // its bound
-	id  idKey       // its task's id key
+	key    int // index in plat.keys
+	weight float64
+	o      *prioOrder
+	pos    orderPos
+	chunk  []orderEntry // o's chunk at pos.c
+	en     *orderEntry  // the entry at pos
+	lb     float64      // its bound
+	id     idKey        // its task's id key
 	// The bound of the first task above the priority abovePrio, cached for platPast;
 	// aboveNone when there is none.
 	abovePrio, aboveLB  float64
 	aboveSet, aboveNone bool
 }
 
-// platWindow returns w's window in the order it walks it (sortWalk), in plat.window, and
-// sets plat.union to the candidates met: above the window size when the union may be wider.
+// platWindow returns w's window in the order it walks it (sortWalk), in plat.met (valid
+// until the orders change; the caller clears it), and sets plat.union to the candidates met: above the window size when the union may be wider.
 //
 // A task carrying several of w's tags is met by several cursors; only the first of w's
 // entries reaching it (platReach) takes it, so the read needs no set of tasks seen. Any
 // one would do: each entry's bound is below the task's rank, so a cursor is dropped before
 // reaching the task only when the task is past the window too.
-func (e *Engine) platWindow(w *worker) []platCand {
+func (e *Engine) platWindow(w *worker) []winItem {
 	ps := &e.plat
 	ps.union = 0
-	win := ps.window[:0]
+	h := ps.met[:0]
 	ps.keys = e.platKeys(w, true, ps.keys[:0])
 	if len(ps.keys) == 0 {
-		return win
+		return h
 	}
-	h := ps.met[:0]
 	ps.zero = e.platKeys(w, false, ps.zero[:0])
 	e.platIndexKeys()
 	defer e.platUnindexKeys()
@@ -65,14 +66,14 @@ func (e *Engine) platWindow(w *worker) []platCand {
 	// holds small keys that point into curs, so sifting moves 32 bytes, not a cursor.
 	curs, heads := ps.cursors[:0], ps.heads[:0]
 	for i, key := range ps.keys {
-		c := platCursor{key: i, o: &ps.byTag[key.id]}
-		if e.platSeek(&c) {
+		c := platCursor{key: i, weight: key.weight, o: &ps.byTag[key.id]}
+		if e.platStart(&c) {
 			heads = append(heads, cursorHead{lb: c.lb, id: c.id, c: int32(len(curs))})
 			curs = append(curs, c)
 		}
 	}
 	for i := len(heads)/2 - 1; i >= 0; i-- {
-		headDown(heads, i, curs)
+		headDown(heads, i, heads[i], curs)
 	}
 	// Only a task with a 0 entry or a veto, rejection or booking can be excluded.
 	mayExclude := len(ps.zero) > 0
@@ -86,10 +87,8 @@ func (e *Engine) platWindow(w *worker) []platCand {
 			continue
 		}
 		en, key := c.en, c.key
-		c.pos = c.o.next(c.pos)
-		if e.platSeek(c) {
-			top.lb, top.id = c.lb, c.id
-			headDown(heads, 0, curs)
+		if e.platNext(c) {
+			headDown(heads, 0, cursorHead{lb: c.lb, id: c.id, c: top.c}, curs)
 		} else {
 			heads = dropHead(heads, curs)
 		}
@@ -106,14 +105,8 @@ func (e *Engine) platWindow(w *worker) []platCand {
 	clear(curs)
 	ps.cursors, ps.heads = curs[:0], heads[:0]
 	h = e.sortWalk(h)
-	for _, it := range h {
-		win = append(win, platCandOf(it.en, it.rank))
-	}
-	clear(h)
-	ps.met = h[:0]
-	ps.window = win
-
-	return win
+	ps.met = h
+	return h
 }
 
 // winItem is a task met while reading a window: its rank and its order entry (which stays
@@ -266,9 +259,9 @@ func headLess(a, b *cursorHead, curs []platCursor) bool {
 	return idLess(a.id, curs[a.c].en.t, b.id, curs[b.c].en.t)
 }
 
-// headDown sifts the head at i down to its place.
-func headDown(h []cursorHead, i int, curs []platCursor) {
-	x := h[i]
+// headDown puts x at i, then sifts it down to its place. x comes as an argument rather
+// than read back from h[i]: a head just written and read whole would wait on the store.
+func headDown(h []cursorHead, i int, x cursorHead, curs []platCursor) {
 	for {
 		l := 2*i + 1
 		if l >= len(h) {
@@ -290,22 +283,47 @@ func headDown(h []cursorHead, i int, curs []platCursor) {
 // dropHead removes the lowest head of h.
 func dropHead(h []cursorHead, curs []platCursor) []cursorHead {
 	last := len(h) - 1
-	h[0] = h[last]
+	x := h[last]
 	h = h[:last]
 	if last > 0 {
-		headDown(h, 0, curs)
+		headDown(h, 0, x, curs)
 	}
 	return h
 }
 
-// platSeek loads the entry at c's position and its bound; false when the tag is read out.
-func (e *Engine) platSeek(c *platCursor) bool {
-	en, ok := c.o.at(c.pos)
-	if !ok {
+// platStart puts c on its tag's first entry; false when the tag has none.
+func (e *Engine) platStart(c *platCursor) bool {
+	if len(c.o.chunks) == 0 {
 		return false
 	}
-	c.en, c.lb, c.id = en, e.platBound(c.key, en.prio), en.key
+	c.pos, c.chunk = orderPos{}, c.o.chunks[0]
+	e.platLoad(c)
 	return true
+}
+
+// platNext moves c to its tag's next entry; false when the tag is read out.
+func (e *Engine) platNext(c *platCursor) bool {
+	c.pos.i++
+	if c.pos.i == len(c.chunk) {
+		c.pos.c++
+		if c.pos.c == len(c.o.chunks) {
+			return false
+		}
+		c.pos.i, c.chunk = 0, c.o.chunks[c.pos.c]
+	}
+	e.platLoad(c)
+	return true
+}
+
+// platLoad reads the entry at c's position and its bound.
+func (e *Engine) platLoad(c *platCursor) {
+	en := &c.chunk[c.pos.i]
+	c.en, c.id = en, en.key
+	if en.prio > 0 {
+		c.lb = c.weight * en.prio // platBound's first case, without the call
+	} else {
+		c.lb = e.platBound(c.key, en.prio)
+	}
 }
 
 // platBound is the lowest rank a task at priority p met through entry i can have.

@@ -39,7 +39,11 @@ func scanWindow(e *Engine, w *worker) ([]string, int) {
 	slices.SortFunc(union, platRankCmp)
 	win := union[:min(len(union), e.cfg.CandidateWindow)]
 	sortWindow(win)
-	return windowIDs(win), len(union)
+	var ids []string
+	for _, c := range win {
+		ids = append(ids, windowID(c.t, c.rank))
+	}
+	return ids, len(union)
 }
 
 // scanExcluded is platExcluded read from the task itself.
@@ -66,13 +70,16 @@ func sortWindow(win []platCand) {
 	})
 }
 
-func windowIDs(win []platCand) []string {
+func windowIDs(win []winItem) []string {
 	var out []string
-	for _, c := range win {
-		out = append(out, fmt.Sprintf("%s@%v", c.t.id, c.rank))
+	for _, it := range win {
+		out = append(out, windowID(it.en.t, it.rank))
 	}
 	return out
 }
+
+// windowID names a task in a window with its rank.
+func windowID(t *task, rank float64) string { return fmt.Sprintf("%s@%v", t.id, rank) }
 
 // checkWindows compares every worker's indexed window with scanWindow, and every tag's
 // order with a sort of its queued tasks.
