@@ -18,8 +18,20 @@ import (
 // apart in memory, and each one touched costs a cache miss or three.
 type prioOrder struct {
 	chunks [][]orderEntry
-	n      int
+	// lasts[i] is the last entry of chunks[i], copied: a seek's binary search over the
+	// chunks reads this one array instead of a cache line in each chunk it probes.
+	lasts []orderBound
+	n     int
 }
+
+// orderBound is an entry's place in the order: priority, then id.
+type orderBound struct {
+	prio float64
+	key  idKey
+	t    *task
+}
+
+func boundOf(en *orderEntry) orderBound { return orderBound{prio: en.prio, key: en.key, t: en.t} }
 
 // orderEntry is one queued task in a tag's order.
 type orderEntry struct {
@@ -71,14 +83,6 @@ func orderEntryOf(t *task) orderEntry {
 	return en
 }
 
-// entryCmp orders an entry against a task at priority prio with id key/t.
-func entryCmp(a *orderEntry, prio float64, key idKey, t *task) int {
-	if c := cmp.Compare(a.prio, prio); c != 0 {
-		return c
-	}
-	return compareIDs(a.key, a.t, key, t)
-}
-
 // orderChunk is the most tasks a chunk holds before it splits in two. Small, because an
 // entry is 48 bytes and an insert or a removal moves the rest of its chunk; the offered
 // tasks come from the heads of the orders, so a removal moves nearly all of one.
@@ -87,15 +91,39 @@ const orderChunk = 64
 // chunkFor is the index of the first chunk whose last task is not before t, or the last
 // chunk when every one is.
 func (o *prioOrder) chunkFor(prio float64, key idKey, t *task) int {
-	i, _ := slices.BinarySearchFunc(o.chunks, 0, func(c []orderEntry, _ int) int {
-		return entryCmp(&c[len(c)-1], prio, key, t)
-	})
-	return min(i, len(o.chunks)-1)
+	lo, hi := 0, len(o.lasts)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		b := &o.lasts[m]
+		if boundBefore(b.prio, b.key, b.t, prio, key, t) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return min(lo, len(o.chunks)-1)
 }
 
 // findIn is the position of t in chunk c, or where it would go, and whether it is there.
 func findIn(c []orderEntry, prio float64, key idKey, t *task) (int, bool) {
-	return slices.BinarySearchFunc(c, t, func(x orderEntry, t *task) int { return entryCmp(&x, prio, key, t) })
+	lo, hi := 0, len(c)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if boundBefore(c[m].prio, c[m].key, c[m].t, prio, key, t) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(c) && c[lo].t == t
+}
+
+// boundBefore reports whether (pa, a) comes before (pb, b) in the order.
+func boundBefore(pa float64, ka idKey, a *task, pb float64, kb idKey, b *task) bool {
+	if pa != pb {
+		return pa < pb
+	}
+	return idLess(ka, a, kb, b)
 }
 
 func (o *prioOrder) add(t *task) {
@@ -103,12 +131,16 @@ func (o *prioOrder) add(t *task) {
 	en := orderEntryOf(t)
 	if len(o.chunks) == 0 {
 		o.chunks = append(o.chunks, append(make([]orderEntry, 0, orderChunk), en))
+		o.lasts = append(o.lasts, boundOf(&en))
 		return
 	}
 	ci := o.chunkFor(en.prio, en.key, t)
 	c := o.chunks[ci]
 	i, _ := findIn(c, en.prio, en.key, t)
 	c = slices.Insert(c, i, en)
+	if i == len(c)-1 {
+		o.lasts[ci] = boundOf(&en)
+	}
 	if len(c) <= orderChunk {
 		o.chunks[ci] = c
 		return
@@ -119,6 +151,7 @@ func (o *prioOrder) add(t *task) {
 	clear(c[half:])
 	o.chunks[ci] = c[:half]
 	o.chunks = slices.Insert(o.chunks, ci+1, upper)
+	o.lasts = slices.Insert(o.lasts, ci, boundOf(&c[half-1]))
 }
 
 // remove takes t out; t's priority and id must be those it was added with.
@@ -136,7 +169,11 @@ func (o *prioOrder) remove(t *task) {
 	c = slices.Delete(c, i, i+1)
 	if len(c) == 0 {
 		o.chunks = slices.Delete(o.chunks, ci, ci+1)
+		o.lasts = slices.Delete(o.lasts, ci, ci+1)
 		return
+	}
+	if i == len(c) {
+		o.lasts[ci] = boundOf(&c[i-1])
 	}
 	o.chunks[ci] = c
 }

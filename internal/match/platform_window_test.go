@@ -82,12 +82,18 @@ func windowIDs(win []winItem) []string {
 func windowID(t *task, rank float64) string { return fmt.Sprintf("%s@%v", t.id, rank) }
 
 // checkWindows compares every worker's indexed window with scanWindow, and every tag's
-// order with a sort of its queued tasks.
+// order with a sort of its queued tasks (and its copied last entries with its chunks).
 func checkWindows(e *Engine) error {
 	for id := range e.plat.byTag {
 		o := &e.plat.byTag[id]
 		var got, want []*task
-		for _, c := range o.chunks {
+		if len(o.lasts) != len(o.chunks) {
+			return fmt.Errorf("tag %s: %d chunks, %d last entries", e.tagNames[id], len(o.chunks), len(o.lasts))
+		}
+		for ci, c := range o.chunks {
+			if len(c) == 0 || o.lasts[ci] != boundOf(&c[len(c)-1]) {
+				return fmt.Errorf("tag %s: chunk %d of %d entries, its last entry copied as %+v", e.tagNames[id], ci, len(c), o.lasts[ci])
+			}
 			for _, en := range c {
 				got = append(got, en.t)
 				// An entry's copy is the task's, except that a task may have stopped
