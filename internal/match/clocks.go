@@ -514,7 +514,7 @@ func (e *Engine) fireDue(res *Result, target int64, loc *time.Location) {
 		}
 		switch {
 		case offerAt != 0 && (clockAt == 0 || offerAt <= clockAt):
-			t := e.deadlines.h[0]
+			t := e.deadlines.h[0].t
 			e.setClock(offerAt, time.Unix(0, offerAt).In(loc))
 			e.expire(t, res)
 		case clockAt != 0:

@@ -202,12 +202,20 @@ func groupKey(buf []byte, tags []int32, thr []threshold) []byte {
 	return buf
 }
 
-// deadlineHeap orders pending offers by expiry, then task creation order.
+// deadlineHeap orders pending offers by expiry, then task creation order. Each entry
+// carries its task's deadline and creation number, so sifting compares entries in place
+// instead of reading a task (most of them out of the cache) per comparison.
 type deadlineHeap struct {
-	h []*task
+	h []dlEntry
 }
 
-func dlBefore(a, b *task) bool {
+type dlEntry struct {
+	deadline int64
+	seq      uint64
+	t        *task
+}
+
+func dlBefore(a, b *dlEntry) bool {
 	if a.deadline != b.deadline {
 		return a.deadline < b.deadline
 	}
@@ -215,59 +223,60 @@ func dlBefore(a, b *task) bool {
 }
 
 func (d *deadlineHeap) push(t *task) {
-	t.dlIdx = int32(len(d.h))
-	d.h = append(d.h, t)
-	i := int(t.dlIdx)
-	for i > 0 {
-		p := (i - 1) / 2
-		if !dlBefore(d.h[i], d.h[p]) {
-			break
-		}
-		d.swap(i, p)
-		i = p
-	}
+	d.h = append(d.h, dlEntry{})
+	d.up(len(d.h)-1, dlEntry{deadline: t.deadline, seq: t.seq, t: t})
 }
 
-func (d *deadlineHeap) swap(i, j int) {
-	d.h[i], d.h[j] = d.h[j], d.h[i]
-	d.h[i].dlIdx, d.h[j].dlIdx = int32(i), int32(j)
+// place puts x at i and tells its task where it is.
+func (d *deadlineHeap) place(i int, x dlEntry) {
+	d.h[i] = x
+	x.t.dlIdx = int32(i)
+}
+
+// up moves x from the hole at i toward the root to its place.
+func (d *deadlineHeap) up(i int, x dlEntry) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !dlBefore(&x, &d.h[p]) {
+			break
+		}
+		d.place(i, d.h[p])
+		i = p
+	}
+	d.place(i, x)
+}
+
+// down moves x from the hole at i toward the leaves to its place; false when it stays.
+func (d *deadlineHeap) down(i int, x dlEntry) bool {
+	start := i
+	for {
+		l := 2*i + 1
+		if l >= len(d.h) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(d.h) && dlBefore(&d.h[r], &d.h[l]) {
+			m = r
+		}
+		if !dlBefore(&d.h[m], &x) {
+			break
+		}
+		d.place(i, d.h[m])
+		i = m
+	}
+	d.place(i, x)
+	return i > start
 }
 
 func (d *deadlineHeap) remove(t *task) {
 	i := int(t.dlIdx)
 	last := len(d.h) - 1
-	if i != last {
-		d.swap(i, last)
-	}
-	d.h[last] = nil
+	x := d.h[last]
+	d.h[last] = dlEntry{}
 	d.h = d.h[:last]
 	t.dlIdx = -1
-	if i < last {
-		// Restore the heap at i: sift down, then up.
-		j := i
-		for {
-			l := 2*j + 1
-			if l >= len(d.h) {
-				break
-			}
-			m := l
-			if r := l + 1; r < len(d.h) && dlBefore(d.h[r], d.h[l]) {
-				m = r
-			}
-			if !dlBefore(d.h[m], d.h[j]) {
-				break
-			}
-			d.swap(j, m)
-			j = m
-		}
-		for j > 0 {
-			p := (j - 1) / 2
-			if !dlBefore(d.h[j], d.h[p]) {
-				break
-			}
-			d.swap(j, p)
-			j = p
-		}
+	if i < last && !d.down(i, x) {
+		d.up(i, x)
 	}
 }
 

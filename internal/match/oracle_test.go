@@ -348,7 +348,7 @@ func verifyInternal(e *Engine) error {
 			}
 		case StatusPending:
 			pending++
-			if t.dlIdx < 0 || e.deadlines.h[t.dlIdx] != t || !slices.Contains(t.w.pending, t) {
+			if t.dlIdx < 0 || e.deadlines.h[t.dlIdx] != (dlEntry{deadline: t.deadline, seq: t.seq, t: t}) || !slices.Contains(t.w.pending, t) {
 				return fmt.Errorf("pending %s not in deadlines or its worker", t.id)
 			}
 		}
@@ -390,7 +390,7 @@ func verifyInternal(e *Engine) error {
 		return fmt.Errorf("queue index holds %d of %d queued; deadlines %d of %d pending", inQueue, queued, len(e.deadlines.h), pending)
 	}
 	for i := 1; i < len(e.deadlines.h); i++ {
-		if dlBefore(e.deadlines.h[i], e.deadlines.h[(i-1)/2]) {
+		if dlBefore(&e.deadlines.h[i], &e.deadlines.h[(i-1)/2]) {
 			return fmt.Errorf("deadline heap order broken")
 		}
 	}

@@ -451,7 +451,7 @@ func (e *Engine) platOffer(t *task, w *worker, res *Result) {
 func (e *Engine) fireDuePlatform(res *Result, target int64, loc *time.Location) {
 	var due []*task
 	for len(e.deadlines.h) > 0 && e.deadlines.h[0].deadline <= target {
-		t := e.deadlines.h[0]
+		t := e.deadlines.h[0].t
 		e.deadlines.remove(t)
 		due = append(due, t)
 	}
