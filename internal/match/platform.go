@@ -194,21 +194,12 @@ func (e *Engine) platScore(w *worker, t *task, rs *[]Reason) (float64, ReasonKin
 	return float64(matched) / float64(len(w.tags)), ""
 }
 
-// platCand is one candidate task of a worker in a pass, with what the pass reads of the
-// task copied from its order entry (platform_order.go).
+// platCand is one candidate task of a worker in a pass.
 type platCand struct {
 	t     *task
 	rank  float64 // the window's rank: priority × the matching entries' weights
 	prio  float64 // priority + score: what the pass ranks by
 	score float64
-	p     float64          // the task's priority
-	tags  [plainTags]int32 // when plain: the task's tag ids
-	ntags uint8
-	plain bool
-}
-
-func platCandOf(en *orderEntry, rank float64) platCand {
-	return platCand{t: en.t, rank: rank, p: en.prio, tags: en.tags, ntags: en.ntags, plain: en.plain}
 }
 
 // platKeys expands a worker's entries (positive or 0) to the tag ids they reach: exact
@@ -272,13 +263,12 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCa
 			break
 		}
 		walked++
-		c := platCandOf(win[i].en, win[i].rank)
-		score, prio, ok := e.platEligibleCand(w, &c)
+		en := win[i].en
+		score, prio, ok := e.platEligibleEntry(w, en)
 		if !ok {
 			continue
 		}
-		c.score, c.prio = score, prio
-		out = append(out, c)
+		out = append(out, platCand{t: en.t, rank: win[i].rank, prio: prio, score: score})
 		budget--
 	}
 	clear(win)
@@ -286,19 +276,19 @@ func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCa
 	return out, walked
 }
 
-// platEligibleCand is platEligible for a window candidate: a plain task (no routing rule,
+// platEligibleEntry is platEligible for a window candidate: a plain task (no routing rule,
 // no threshold) and a worker with literal tags only are scored from the copied tag ids,
 // without reading the task.
-func (e *Engine) platEligibleCand(w *worker, c *platCand) (score, prio float64, ok bool) {
-	if !c.plain || len(w.weights) > 0 || w.starTags || len(w.tags) == 0 {
-		return e.platEligible(w, c.t)
+func (e *Engine) platEligibleEntry(w *worker, en *orderEntry) (score, prio float64, ok bool) {
+	if !en.plain || len(w.weights) > 0 || w.starTags || len(w.tags) == 0 {
+		return e.platEligible(w, en.t)
 	}
-	matched := countCommon(w.tagIDs, c.tags[:c.ntags])
+	matched := countCommon(w.tagIDs, en.tags[:en.ntags])
 	if matched == 0 {
 		return 0, 0, false
 	}
 	score = float64(matched) / float64(len(w.tags))
-	prio = c.p + score
+	prio = en.prio + score
 	if prio == 0 || math.IsNaN(prio) {
 		return 0, 0, false
 	}
