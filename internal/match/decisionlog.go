@@ -13,11 +13,13 @@ type storedDecision struct {
 	reasons []storedReason // every candidate's reasons, in candidate order
 	values  []float64      // the reasons' non-zero numbers, in order
 	full    []Candidate    // set instead of cands when a reason does not fit the compact form
+	// Every candidate's effective priority: the task's priority when decided.
+	priority float64
 }
 
 type storedCand struct {
 	workerID         string
-	score, priority  float64
+	score            float64
 	nReasons         int32
 	eligible, chosen bool
 }
@@ -126,6 +128,7 @@ func (e *Engine) tagCode(name string, t *task) (int32, bool) {
 // (those of the decision whose slot it was). sd.head must be set.
 func (e *Engine) compact(sd *storedDecision, t *task) {
 	sd.cands, sd.reasons, sd.values, sd.full = sd.cands[:0], sd.reasons[:0], sd.values[:0], nil
+	sd.priority = t.priority
 	if cap(sd.cands) < len(e.marks) {
 		sd.cands = make([]storedCand, 0, len(e.marks))
 	}
@@ -137,7 +140,7 @@ func (e *Engine) compact(sd *storedDecision, t *task) {
 	}
 	for i := range e.marks {
 		m := &e.marks[i]
-		sd.cands = append(sd.cands, storedCand{workerID: m.w.id, score: m.score, priority: t.priority,
+		sd.cands = append(sd.cands, storedCand{workerID: m.w.id, score: m.score,
 			nReasons: int32(m.end - m.start), eligible: m.ok, chosen: m.chosen})
 		// By pointer: a Reason is 128 bytes, and most of a decision's are read here.
 		for j := m.start; j < m.end; j++ {
@@ -197,7 +200,7 @@ func (e *Engine) expand(sd *storedDecision) Decision {
 	}
 	from := 0
 	for i, c := range sd.cands {
-		cand := Candidate{WorkerID: c.workerID, Eligible: c.eligible, Chosen: c.chosen, Score: c.score, EffectivePriority: c.priority}
+		cand := Candidate{WorkerID: c.workerID, Eligible: c.eligible, Chosen: c.chosen, Score: c.score, EffectivePriority: sd.priority}
 		if c.nReasons > 0 {
 			end := from + int(c.nReasons)
 			cand.Reasons = rs[from:end:end]
