@@ -113,7 +113,9 @@
 // chunks of entries by priority, then id, each entry copying what a window reads of its
 // task (priority, the id's first bytes, its tag ids, whether anything beyond tags
 // applies), so a worker's window (platform_window.go) merges the heads of its tags' orders
-// without touching the tasks, and stops each tag once nothing left in it can rank inside.
+// without touching the tasks, and stops each tag once nothing left in it can rank inside;
+// each order also copies its chunks' last entries into one array, which an insert or a
+// removal searches instead of probing a chunk per step.
 // Those orders are its whole queue: a queued task is in no group (the groups serve only
 // the every-tag task scan). Of the ready indexes a pass reads only which workers are in
 // them (platMarkReach marks the ready carriers of a task's tags, and the pass sorts the
@@ -122,10 +124,13 @@
 // no sifting, no score bound (updateBound) and no entry copies to refresh (rekey). The
 // route heaps and the waiting lists stay empty, as only the every-tag best-match walks
 // the former and only its decisions read the latter (a platform decision names the
-// carriers of the task's tags from the all-workers lists).
+// carriers of the task's tags from the all-workers lists). Those carriers are gathered
+// before any is explained and loaded in one loop, so the cache misses of rarely touched
+// workers overlap; what an explanation reads of a worker leads its struct.
 //
 // BenchmarkScale measures both rule sets at 10,000 workers and 100,000 queued tasks (and,
 // with TASKROUTING_LONG=1, at 100,000 and 1,000,000); BenchmarkPlatformWindow the window
-// read alone. BENCHMARKS.md has the figures, beside the platform's engine timed on the same
-// workload in the same run, and bench_test.go the commands.
+// read alone; BenchmarkMemoryLatency what a cache miss costs on the machine, which most of
+// a freed slot's latency follows. BENCHMARKS.md has the figures, beside the platform's
+// engine timed on the same workload in the same run, and bench_test.go the commands.
 package match
