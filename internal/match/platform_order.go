@@ -1,10 +1,8 @@
 package match
 
 import (
-	"cmp"
 	"encoding/binary"
 	"slices"
-	"strings"
 )
 
 // prioOrder holds the queued tasks of one tag ordered by priority, lowest first, then id as
@@ -52,7 +50,7 @@ type orderEntry struct {
 const plainTags = 3
 
 // idKey is a task id's first 16 bytes, big-endian, zero-padded: two ids whose keys differ
-// compare as their keys do; equal keys need the ids themselves (compareIDs).
+// compare as their keys do; equal keys need the ids themselves (idLess).
 type idKey [2]uint64
 
 func keyOf(id string) idKey {
@@ -61,15 +59,16 @@ func keyOf(id string) idKey {
 	return idKey{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])}
 }
 
-// compareIDs compares two tasks' ids as strings, through their keys when those differ.
-func compareIDs(ka idKey, a *task, kb idKey, b *task) int {
+// idLess reports whether task a's id sorts before task b's as a string, through their keys
+// (ka, kb), which settle nearly every comparison without reading the tasks.
+func idLess(ka idKey, a *task, kb idKey, b *task) bool {
 	if ka[0] != kb[0] {
-		return cmp.Compare(ka[0], kb[0])
+		return ka[0] < kb[0]
 	}
 	if ka[1] != kb[1] {
-		return cmp.Compare(ka[1], kb[1])
+		return ka[1] < kb[1]
 	}
-	return strings.Compare(a.id, b.id)
+	return a.id < b.id
 }
 
 // orderEntryOf copies what a window reads of a queued task.

@@ -125,18 +125,6 @@ func winLess(a, b *winItem) bool {
 	return idLess(a.en.key, a.en.t, b.en.key, b.en.t)
 }
 
-// idLess is compareIDs(...) < 0 with the keys' words compared inline, as nearly every
-// comparison is settled by them.
-func idLess(ka idKey, a *task, kb idKey, b *task) bool {
-	if ka[0] != kb[0] {
-		return ka[0] < kb[0]
-	}
-	if ka[1] != kb[1] {
-		return ka[1] < kb[1]
-	}
-	return a.id < b.id
-}
-
 // sortWalk puts a window read in winLess order in the order the worker walks it: by
 // priority, highest first, ties in window order (a stable sort by priority). A window
 // holds few distinct priorities, so each is gathered in one pass, highest first; more
@@ -347,7 +335,7 @@ func (e *Engine) platPast(c *platCursor, worst winItem) bool {
 	if c.lb != worst.rank {
 		return c.lb > worst.rank
 	}
-	if compareIDs(c.en.key, c.en.t, worst.en.key, worst.en.t) <= 0 {
+	if !idLess(worst.en.key, worst.en.t, c.en.key, c.en.t) {
 		return false
 	}
 	// Every later priority is at least the next float above this one, and the bound grows
