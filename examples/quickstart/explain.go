@@ -32,11 +32,11 @@ func (l *loop) explain(ctx context.Context, m webhook.TaskMatched) error {
 		case !cand.Eligible:
 			standing = "not eligible"
 		}
-		score := "          "
+		score := "           "
 		if cand.Eligible {
-			score = fmt.Sprintf("score %4.2f", cand.Score)
+			score = fmt.Sprintf("score %5.2f", cand.Score)
 		}
-		fmt.Fprintf(l.out, "      %-6s %-12s %s  %s\n", l.name(cand.WorkerID), standing, score, formatReasons(cand.Reasons))
+		fmt.Fprintf(l.out, "      %-6s %-12s %s  %s\n", l.name(cand.WorkerID), standing, score, l.formatReasons(cand.Reasons))
 	}
 	return nil
 }
@@ -50,14 +50,18 @@ type reason struct {
 	Threshold *float64 `json:"threshold"`
 	Factor    *float64 `json:"factor"`
 	Penalty   *float64 `json:"penalty"`
+	SkillID   string   `json:"skillId"`
 }
 
-func formatReasons(rs []taskrouting.Reason) string {
+func (l *loop) formatReasons(rs []taskrouting.Reason) string {
 	parts := make([]string, 0, len(rs))
 	for _, r := range rs {
 		var x reason
 		if err := json.Unmarshal(r.Raw, &x); err != nil {
 			x = reason{Kind: r.Kind}
+		}
+		if name, ok := l.skills[x.SkillID]; ok {
+			x.SkillID = name
 		}
 		parts = append(parts, formatReason(x))
 	}
@@ -66,6 +70,10 @@ func formatReasons(rs []taskrouting.Reason) string {
 
 func formatReason(r reason) string {
 	switch {
+	case r.Kind == "skillWeight" && r.Weight != nil:
+		return fmt.Sprintf("skill %s +%s", r.SkillID, num(*r.Weight))
+	case r.Kind == "missingSkill":
+		return "missingSkill " + r.SkillID
 	case r.Kind == "tagWeight" && r.Weight != nil:
 		return fmt.Sprintf("%s x%s", r.Tag, num(*r.Weight))
 	case r.Kind == "learningBoost" && r.Factor != nil:
@@ -82,7 +90,7 @@ func formatReason(r reason) string {
 
 func formatWeights(w map[string]float64) string {
 	if len(w) == 0 {
-		return "(all 1)"
+		return "none"
 	}
 	keys := make([]string, 0, len(w))
 	for k := range w {
@@ -96,6 +104,28 @@ func formatWeights(w map[string]float64) string {
 	return strings.Join(parts, " ")
 }
 
+// reaches says which of a task's tags can make the worker a candidate: every tag it carries
+// without routing weights (each scoring its share of the worker's tags), only the weighted ones
+// with them.
+func reaches(w workerSpec) string {
+	if len(w.Weights) == 0 {
+		return fmt.Sprintf("reaches every tag it carries (each scores 1/%d)", len(w.Tags))
+	}
+	var only, not []string
+	for _, t := range w.Tags {
+		if w.Weights[t] > 0 {
+			only = append(only, t)
+		} else {
+			not = append(not, t)
+		}
+	}
+	s := "reaches " + strings.Join(only, ",")
+	if len(not) > 0 {
+		s += " only: " + strings.Join(not, ",") + " is not weighted"
+	}
+	return s
+}
+
 // num prints a weight with at most two decimals (a tags-only worker's share of 1/3 is 0.33).
 func num(f float64) string {
 	return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(f, 'f', 2, 64), "0"), ".")
@@ -104,15 +134,18 @@ func num(f float64) string {
 // whyQueued says why a task waits, with the platform's own dry runs: tasks.check names the
 // tags no worker carries, and tasks.suggestWorkers what keeps each carrier from the task (the
 // reasons a decision would record), e.g. "nearest workers: ana backlogFull; dev unavailable".
-func (l *loop) whyQueued(ctx context.Context, t *taskrouting.Task) (string, error) {
-	check, err := l.c.Tasks.Check(ctx, taskrouting.CreateTaskParams{Tags: t.Tags, Priority: t.Priority})
+// A task read does not carry its required skills (the platform's does not), so the caller
+// passes them.
+func (l *loop) whyQueued(ctx context.Context, t *taskrouting.Task, required []taskrouting.RequiredSkill) (string, error) {
+	check, err := l.c.Tasks.Check(ctx, taskrouting.CreateTaskParams{Tags: t.Tags, Priority: t.Priority, RequiredSkills: required})
 	if err != nil {
 		return "", fmt.Errorf("check task %s: %w", t.ID, err)
 	}
 	if len(check.UncoveredTags) > 0 {
 		return "no worker carries " + strings.Join(check.UncoveredTags, ", "), nil
 	}
-	sug, err := l.c.Tasks.SuggestWorkers(ctx, taskrouting.SuggestWorkersParams{Tags: t.Tags, Priority: &t.Priority, Limit: 5})
+	sug, err := l.c.Tasks.SuggestWorkers(ctx, taskrouting.SuggestWorkersParams{Tags: t.Tags, Priority: &t.Priority,
+		RequiredSkills: required, Limit: 5})
 	if err != nil {
 		return "", fmt.Errorf("suggest workers for %s: %w", t.ID, err)
 	}
@@ -126,6 +159,8 @@ func (l *loop) whyQueued(ctx context.Context, t *taskrouting.Task) (string, erro
 				continue // parts of a score, not refusals
 			case taskrouting.ReasonMissingTag:
 				lacks = append(lacks, r.Kind+" "+r.Tag)
+			case taskrouting.ReasonMissingSkill:
+				lacks = append(lacks, r.Kind+" "+l.skills[r.SkillID])
 			default:
 				lacks = append(lacks, r.Kind)
 			}

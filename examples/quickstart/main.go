@@ -2,9 +2,11 @@
 // why.
 //
 // With no configuration it runs offline in about a second: it starts the mock server
-// in-process (mockserver.New) and a webhook receiver on 127.0.0.1, upserts four workers with
-// tags, routing weights, backlogs and availability, creates six tasks of different priorities
-// and tags, and as each signed task.matched delivery arrives (verified with the webhook
+// in-process (mockserver.New) and a webhook receiver on 127.0.0.1, adds two language skills to
+// the catalogue, upserts four workers with tags, routing weights, skills, backlogs and
+// availability, creates six tasks of different priorities and tags, each requiring its
+// language (one shared tag is enough to be offered a task; a required skill is how a task
+// insists on more), and as each signed task.matched delivery arrives (verified with the webhook
 // package) the worker accepts or rejects it and then completes it. For every match it prints
 // the decision's candidates, scores and reasons. It ends with a summary line:
 //
@@ -18,8 +20,10 @@
 //	TASKROUTING_WEBHOOK_ADDR   where the receiver listens (default :8080); the deployment's
 //	                           webhook endpoint must point at <that address>/hooks
 //
-// The live run upserts the workers qs_ana, qs_ben, qs_chloe and qs_dev and creates six tasks.
-// Every tag and routing weight of those workers and tasks is prefixed with "quickstart.", so
+// The live run adds the skills quickstart.english and quickstart.spanish to the catalogue
+// (or finds them from an earlier run), upserts the workers qs_ana, qs_ben, qs_chloe and qs_dev
+// and creates six tasks. Every tag, routing weight and skill of those workers and tasks is
+// prefixed with "quickstart.", so
 // the tasks only go to those workers and the program never acts on anyone else's work.
 package main
 

@@ -59,6 +59,7 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 		baseURL, apiKey, secret, idPrefix, tag = srv.URL(), srv.APIKey(), srv.SigningSecret(), "", ""
 		fmt.Fprintf(out, "offline: mock server at %s, webhooks to http://%s/hooks\n", baseURL, ln.Addr())
 		fmt.Fprintln(out, "matching: the platform's rules (one shared tag is enough; rank = priority + score); MatcherConfig{Rules: mockserver.RulesEveryTag} needs every tag")
+		fmt.Fprintln(out, "          a task's requiredSkills must all be held; a worker with routing weights reaches only its weighted tags")
 	} else {
 		fmt.Fprintf(out, "live: %s, webhook receiver listening on %s/hooks\n", baseURL, ln.Addr())
 	}
@@ -76,7 +77,7 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	l := &loop{c: c, out: out, rc: rc, names: map[string]string{}, rejectFirst: map[string]bool{},
+	l := &loop{c: c, out: out, rc: rc, names: map[string]string{}, skills: map[string]string{}, rejectFirst: map[string]bool{},
 		tasks: map[string]taskSpec{}, waiting: map[string]bool{}, rejected: map[string]string{}, rerouted: map[string]bool{}}
 	if err := l.setUp(ctx, idPrefix, tag); err != nil {
 		return err
@@ -96,6 +97,7 @@ type loop struct {
 	rc  *receiver
 
 	names       map[string]string // worker id on the wire -> scenario name
+	skills      map[string]string // catalogue skill id -> scenario name
 	rejectFirst map[string]bool   // worker ids that still turn down their next offer
 	tasks       map[string]taskSpec
 	waiting     map[string]bool   // tasks that found no free worker when created
@@ -105,9 +107,23 @@ type loop struct {
 	step        int
 }
 
-// setUp upserts the workers and creates the tasks. The tasks are matched as they are created;
-// their events wait in the receiver's queue until process reads them.
+// setUp adds the language skills to the catalogue, upserts the workers and creates the tasks.
+// The tasks are matched as they are created; their events wait in the receiver's queue until
+// process reads them.
 func (l *loop) setUp(ctx context.Context, idPrefix, tag string) error {
+	for _, lang := range languages {
+		key := scoped(tag, []string{lang})[0]
+		sk, err := l.c.Skills.Create(ctx, taskrouting.CreateSkillParams{Key: key, Name: lang})
+		if errors.Is(err, taskrouting.ErrConflict) {
+			// A live workspace keeps the skill from an earlier run: find its id.
+			sk, err = l.findSkill(ctx, key)
+		}
+		if err != nil {
+			return fmt.Errorf("skill %s: %w", key, err)
+		}
+		l.skills[sk.ID] = lang
+	}
+
 	fmt.Fprintln(l.out, "\nworkers (each holds at most 1 offer at a time):")
 	for _, w := range scenarioWorkers() {
 		id := idPrefix + w.ID
@@ -120,13 +136,16 @@ func (l *loop) setUp(ctx context.Context, idPrefix, tag string) error {
 		if !w.Available {
 			state = "off shift"
 		}
-		fmt.Fprintf(l.out, "  %-6s %-9s tags %-26s weights %s\n", w.ID, state, strings.Join(w.Tags, ","), formatWeights(w.Weights))
+		fmt.Fprintf(l.out, "  %-6s %-9s skills %-8s tags %-26s weights %-21s %s\n", w.ID, state, strings.Join(w.Languages, ","),
+			strings.Join(w.Tags, ","), formatWeights(w.Weights), reaches(w))
 	}
 
 	fmt.Fprintln(l.out, "\ntasks, in creation order:")
 	for _, t := range scenarioTasks() {
 		tags := scoped(tag, t.Tags)
-		ref, err := l.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{Title: t.Title, Tags: tags, Priority: t.Priority})
+		required := []taskrouting.RequiredSkill{{SkillID: scoped(tag, []string{t.Language})[0], MinLevel: 1}}
+		ref, err := l.c.Tasks.Create(ctx, taskrouting.CreateTaskParams{Title: t.Title, Tags: tags, Priority: t.Priority,
+			RequiredSkills: required})
 		if err != nil {
 			return fmt.Errorf("create task %q: %w", t.Title, err)
 		}
@@ -140,14 +159,15 @@ func (l *loop) setUp(ctx context.Context, idPrefix, tag string) error {
 		if got.Status == taskrouting.TaskStatusPending {
 			state = "offered to " + l.name(got.WorkerID)
 		} else {
-			why, err := l.whyQueued(ctx, got)
+			why, err := l.whyQueued(ctx, got, required)
 			if err != nil {
 				return err
 			}
 			state = "queued: " + why
 			l.waiting[ref.ID] = true
 		}
-		fmt.Fprintf(l.out, "  %s priority %2.0f  %-18s %-26q %s\n", ref.ID, t.Priority, strings.Join(t.Tags, "+"), t.Title, state)
+		fmt.Fprintf(l.out, "  %s priority %2.0f  %-18s requires %-8s %-26q %s\n", ref.ID, t.Priority, strings.Join(t.Tags, "+"),
+			t.Language, t.Title, state)
 	}
 	fmt.Fprintln(l.out, "\nevents, as the signed webhooks arrive:")
 	return nil
@@ -232,6 +252,20 @@ func (l *loop) answer(ctx context.Context, m webhook.TaskMatched) error {
 		return nil
 	}
 	return wrapIf(err, "accept "+m.TaskID)
+}
+
+// findSkill returns the catalogue skill with the given key.
+func (l *loop) findSkill(ctx context.Context, key string) (*taskrouting.Skill, error) {
+	found, err := l.c.Skills.List(ctx, taskrouting.ListSkillsParams{Query: key, Limit: 100})
+	if err != nil {
+		return nil, err
+	}
+	for i := range found {
+		if found[i].Key == key {
+			return &found[i], nil
+		}
+	}
+	return nil, fmt.Errorf("exists, but the catalogue does not list it")
 }
 
 // name is the scenario's name for a worker id.

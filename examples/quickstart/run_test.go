@@ -71,20 +71,25 @@ func TestRunOffline(t *testing.T) {
 
 	// Lines that tell the story, in the order they must appear.
 	want := []string{
+		// A worker with routing weights reaches only its weighted tags; one without reaches
+		// every tag it carries.
+		"ben    on shift  skills english  tags english,billing,technical  weights none                  reaches every tag it carries (each scores 1/3)",
+		"dev    off shift skills english  tags english,technical          weights technical=5           reaches technical only: english is not weighted",
 		`"Password reset"`,
 		// Why a task waits, from tasks.check and tasks.suggestWorkers: operations the
 		// platform has, so the same explanation works against it.
 		"queued: nearest workers: ana backlogFull; ben backlogFull; dev unavailable, missingTag english, missingTag billing",
-		"queued: nearest workers: ana backlogFull; ben backlogFull; dev unavailable; chloe backlogFull",
-		// One shared tag is enough: ana (english) is eligible for an english+technical task;
-		// chloe's technical weight 3 outranks ana's english weight 2.
-		"matched    task_vdzazt3vlerc \"Password reset\" (priority 10) -> chloe",
-		"ana    eligible     score 2.00  english x2",
+		"queued: nearest workers: ana backlogFull; ben backlogFull; dev unavailable; chloe backlogFull, missingSkill english",
+		// One shared tag would make chloe (technical) a candidate for the English "Password
+		// reset"; its required skill english keeps her out, and ana's english weight 2
+		// outscores ben's share of 1/3.
+		"matched    task_n4oi1hof2x9o \"Password reset\" (priority 10) -> ana",
+		"chloe  not eligible              missingSkill english, technical x3",
 		"ana rejects it",
-		"matched    task_sechjzhbqs49 \"Checkout is down\" (priority 90) -> chloe",
+		"rejected   task_n4oi1hof2x9o by ana",
+		"matched    task_tx6c3s9janmx \"Checkout is down\" (priority 90) -> ana",
 		"it waited in the queue",
-		"rejected   task_8f5i2r4e8tgf by ana",
-		"matched    task_8f5i2r4e8tgf \"Refund for order 1182\" (priority 50) -> ben",
+		"matched    task_n4oi1hof2x9o \"Password reset\" (priority 10) -> ben",
 		"re-routed: ana rejected it before",
 		"(6 of 6 done)",
 		"summary: 6 tasks completed, 1 rejection re-routed, 20 webhooks verified, 0 refused",
@@ -96,6 +101,10 @@ func TestRunOffline(t *testing.T) {
 			continue
 		}
 		rest = rest[i+len(w):]
+	}
+	// chloe speaks Spanish: the only task she is offered is the Spanish one.
+	for _, line := range regexp.MustCompile(`(?m)^.*matched .*-> chloe$`).FindAllString(got, -1) {
+		assert.Contains(t, line, `"El router se reinicia"`, "an English task offered to chloe")
 	}
 	// dev is off shift: the explanations may name it, but only as unavailable.
 	for _, line := range regexp.MustCompile(`(?m)^ {6}dev .*$`).FindAllString(got, -1) {
