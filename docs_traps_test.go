@@ -61,7 +61,12 @@ func TestFirstHourTrapsAreDocumented(t *testing.T) {
 		where, text string
 		wants       []string
 	}{
-		{"README first page", firstPage, []string{"Tasks.Check", "EnsureAccepted", "WithErrorHook", "CreateAll"}},
+		{"README first page", firstPage, []string{"Tasks.Check", "EnsureAccepted", "WithErrorHook", "CreateAll",
+			"one shared tag is enough", "RequiredSkills", "SkillThresholds", "reaches only its weighted tags"}},
+		// The test snippet's expiry: by default the offer goes back to the same worker
+		// (TestExpiredOfferGoesBackToTheSameWorkerByDefault in examples/mockserver-in-tests).
+		{"README", string(readme), []string{"goes back to a1", "NoResponseBlock"}},
+		{"UpsertWorkerParams", root["UpsertWorkerParams"], []string{"reaches only its weighted tags", "RequiredSkills"}},
 		{"webhook.Handler", firstSentences(hook["Handler"], 2), []string{"WithErrorHook"}},
 		{"webhook package doc", hook[""], []string{"handler [WithErrorHook] first", "EnsureAccepted"}},
 		{"ManualClock.Advance", mock["ManualClock.Advance"], []string{"one at a time", "waits behind it", "1.55s"}},
@@ -72,8 +77,9 @@ func TestFirstHourTrapsAreDocumented(t *testing.T) {
 		{"WithMiddleware", root["WithMiddleware"], []string{"outermost", "order given"}},
 	}
 	for _, tt := range tests {
+		text := strings.Join(strings.Fields(tt.text), " ") // a phrase may wrap across lines
 		for _, w := range tt.wants {
-			if !strings.Contains(tt.text, w) {
+			if !strings.Contains(text, w) {
 				t.Errorf("%s does not say %q", tt.where, w)
 			}
 		}

@@ -12,15 +12,27 @@ import (
 // UpsertWorkerParams is the body of POST /workers. Every field is optional;
 // with no ID the server makes one. Nil fields are left out; an empty but
 // non-nil slice or map is sent and replaces what the worker had.
+//
+// Under the platform's rules a worker is a candidate for a task through any
+// one tag it shares with the task. A worker with routing weights reaches
+// only its weighted tags: Tags {"english", "technical"} with RoutingWeights
+// {"technical": 5} is never offered a task through "english". A task that
+// needs more than one shared tag says so with CreateTaskParams.RequiredSkills
+// (skills the worker holds, Skills here) or SkillThresholds (docs/contract.md
+// section 7, "How the platform matches").
 type UpsertWorkerParams struct {
 	ID   string   `json:"id,omitempty"`  // at most 128 characters
 	Tags []string `json:"tags,omitzero"` // at most 64, each 1-64 characters
 	// RoutingWeights maps a tag or a "prefix*" pattern to the worker's
 	// proficiency (>= 0), at most 128 entries. A weight of 0 is a hard veto
-	// of that tag.
+	// of that tag. With weights, only the tags with a positive weight make
+	// the worker a candidate; without, every tag in Tags does, each scoring
+	// its share of the worker's tags.
 	RoutingWeights map[string]float64 `json:"routingWeights,omitzero"`
-	// Skills replaces the worker's skills (at most 128); each projects to a
-	// routing weight by its level unless it carries a weight override.
+	// Skills replaces the worker's skills (at most 128), which a task's
+	// RequiredSkills asks for; each adds to the worker's score for such a
+	// task by its level, unless it carries a weight override. Skills are not
+	// routing weights: they do not change which tags the worker reaches.
 	Skills []SkillAssignment `json:"skills,omitzero"`
 	// TeamIDs replaces the teams the worker belongs to (at most 32).
 	TeamIDs []string `json:"teamIds,omitzero"`

@@ -73,3 +73,58 @@ func TestOfferExpiresAndGoesToTheNextWorker(t *testing.T) {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 }
+
+// What follows an expired offer depends on the task's onNoResponse: by default ("allow") the
+// silent worker stays eligible and, as the best candidate still, is offered the task again;
+// with "block" it is vetoed for the task, which goes to the next worker or waits. The README's
+// test snippet ("Testing with the mock server in ten lines") relies on the first row.
+func TestExpiredOfferGoesBackToTheSameWorkerByDefault(t *testing.T) {
+	cases := []struct {
+		name       string
+		escalation taskrouting.Nullable[taskrouting.Escalation]
+		workers    []string
+		wantStatus taskrouting.TaskStatus
+		wantWorker string
+		wantEvents []string
+	}{
+		{name: "default: the same worker again", workers: []string{"a1"},
+			wantStatus: taskrouting.TaskStatusPending, wantWorker: "a1",
+			wantEvents: []string{"task.matched a1", "task.expired a1", "task.matched a1"}},
+		{name: "default with another worker free: still the same one", workers: []string{"a1", "a2"},
+			wantStatus: taskrouting.TaskStatusPending, wantWorker: "a1",
+			wantEvents: []string{"task.matched a1", "task.expired a1", "task.matched a1"}},
+		{name: "block: the next worker", workers: []string{"a1", "a2"},
+			escalation: taskrouting.Some(taskrouting.Escalation{RespondWithin: time.Minute, OnNoResponse: taskrouting.NoResponseBlock}),
+			wantStatus: taskrouting.TaskStatusPending, wantWorker: "a2",
+			wantEvents: []string{"task.matched a1", "task.expired a1", "task.matched a2"}},
+		{name: "block without another worker: it waits", workers: []string{"a1"},
+			escalation: taskrouting.Some(taskrouting.Escalation{RespondWithin: time.Minute, OnNoResponse: taskrouting.NoResponseBlock}),
+			wantStatus: taskrouting.TaskStatusQueued,
+			wantEvents: []string{"task.matched a1", "task.expired a1"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := mockserver.NewManualClock(time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC))
+			srv := mockserver.Start(t, mockserver.WithClock(clk))
+			c := newClient(t, srv)
+			ctx := t.Context()
+			for _, id := range tc.workers {
+				upsertWorkers(t, c, taskrouting.UpsertWorkerParams{ID: id, Tags: []string{"en"}, Available: taskrouting.Ptr(true)})
+			}
+			ref, err := c.Tasks.Create(ctx, taskrouting.CreateTaskParams{Tags: []string{"en"}, Escalation: tc.escalation})
+			require.NoError(t, err)
+			clk.Advance(61 * time.Second) // past the default 60 s offer timeout
+			task, err := c.Tasks.Get(ctx, ref.ID)
+			require.NoError(t, err)
+			assert.Equal(t, tc.wantStatus, task.Status)
+			assert.Equal(t, tc.wantWorker, task.WorkerID)
+			var kinds []string
+			for _, ev := range srv.Events() {
+				kinds = append(kinds, string(ev.Kind)+" "+ev.WorkerID)
+			}
+			if diff := cmp.Diff(tc.wantEvents, kinds); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
