@@ -71,7 +71,7 @@ type Delivery struct {
 	Kind       webhook.Kind // the event's kind, e.g. webhook.KindTaskMatched
 	URL        string
 	Attempt    int       // 1 for the first attempt
-	At         time.Time // server clock time of the attempt; the signature's timestamp
+	At         time.Time // server clock time of the attempt; the signature's timestamp unless WithWallClockSignatures
 	StatusCode int       // 0 when no response arrived
 	Err        string    // transport error, empty when a response arrived
 	Outcome    string    // OutcomeDelivered, OutcomeRetrying or OutcomeFailed
@@ -109,6 +109,9 @@ type deliverer struct {
 	manual bool // the clock is a ManualClock: a retry waits for the test to move it
 	// testLog, when set, hears of every refused attempt (WithTestLogger).
 	testLog testing.TB
+	// signNow, when set, is the clock signatures are made at instead of the attempt's server
+	// clock time (WithWallClockSignatures).
+	signNow func() time.Time
 
 	retention int // keep the newest events and attempts (retention.go); 0: all
 
@@ -209,6 +212,14 @@ func (d *deliverer) attempt(ep *endpoint, ev *Event, n int) {
 	}
 }
 
+// signedAt is the time an attempt made at server clock time at is signed with.
+func signedAt(at time.Time, signNow func() time.Time) time.Time {
+	if signNow != nil {
+		return signNow()
+	}
+	return at
+}
+
 // post makes one signed attempt; each attempt is signed afresh at the server clock's time so
 // a receiver's tolerance window applies to the attempt, not to the event's creation.
 func (d *deliverer) post(url string, ev *Event, at time.Time) (status int, errText, reason string) {
@@ -220,7 +231,7 @@ func (d *deliverer) post(url string, ev *Event, at time.Time) (status int, errTe
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "taskrouting-mockserver")
-	req.Header.Set(webhook.SignatureHeader, webhook.Sign(ev.Payload, d.secret, at))
+	req.Header.Set(webhook.SignatureHeader, webhook.Sign(ev.Payload, d.secret, signedAt(at, d.signNow)))
 	resp, err := d.client.Do(req)
 	if err != nil {
 		return 0, err.Error(), ""

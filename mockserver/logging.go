@@ -51,6 +51,9 @@ func (d *deliverer) logAttempt(rec Delivery, ep *endpoint) {
 	if rec.Err != "" {
 		attrs = append(attrs, slog.String("error", rec.Err))
 	}
+	if h := staleHint(rec, d.signNow != nil, time.Now()); h != "" {
+		attrs = append(attrs, slog.String("hint", h))
+	}
 	ctx := context.Background()
 	switch rec.Outcome {
 	case OutcomeDelivered:

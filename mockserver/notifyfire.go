@@ -169,6 +169,7 @@ type notifier struct {
 	client  *http.Client
 	secret  string // the server's signing secret, for a channel created without its own
 	timeout time.Duration
+	signNow func() time.Time // WithWallClockSignatures; nil signs at the server clock's time
 
 	// flight is held for reading by each send and for writing by pause, which so waits for
 	// the sends in progress: nothing of the old state is sent or recorded after Reset.
@@ -222,7 +223,7 @@ func (n *notifier) send(out []outgoingNotice, at time.Time, gen uint64) {
 			if secret == "" {
 				secret = n.secret
 			}
-			rec.StatusCode, rec.Err = n.post(rec.URL, rec.Payload, webhook.Sign(rec.Payload, secret, at))
+			rec.StatusCode, rec.Err = n.post(rec.URL, rec.Payload, webhook.Sign(rec.Payload, secret, signedAt(at, n.signNow)))
 			rec.Outcome = OutcomeFailed
 			if rec.StatusCode >= 200 && rec.StatusCode < 300 {
 				rec.Outcome = OutcomeDelivered

@@ -37,6 +37,8 @@ type config struct {
 	// outside tests.
 	noResponseChecks bool
 
+	wallClockSignatures bool // WithWallClockSignatures
+
 	pushPublicKey string          // WithPushPublicKey; "" leaves push off
 	iceServers    json.RawMessage // WithVoiceICEServers; nil leaves voice off
 }
@@ -136,6 +138,18 @@ func WithClock(c Clock) Option {
 		}
 		cfg.clock = c
 	}
+}
+
+// WithWallClockSignatures signs every webhook and notification attempt with the wall
+// clock's time (time.Now) instead of the server clock's. The server clock, a ManualClock in
+// a test, still drives everything else: matching, expiries, retry times, an event's
+// createdAt and Delivery.At. It is for a receiver whose verifier reads the wall clock and
+// cannot be given the manual one, such as a test in another language against the binary
+// (mockserver -sign-with-wall-clock): once the manual clock is more than the verifier's
+// tolerance (5 minutes by default) from the wall clock, such a receiver refuses every
+// delivery as stale (docs/contract.md section 6, "Delivery by the mock server").
+func WithWallClockSignatures() Option {
+	return func(cfg *config) { cfg.wallClockSignatures = true }
 }
 
 // WithWorkerSessionTTL sets how long a worker-plane session token lives on the server's

@@ -179,7 +179,10 @@ func newServer(opts []Option) (*Server, error) {
 	}
 	s.deliver.logger = s.log
 	s.deliver.testLog = cfg.testLog
-	s.notes = notifier{client: client, secret: cfg.signingSecret, timeout: cfg.delivery.Timeout}
+	if cfg.wallClockSignatures {
+		s.deliver.signNow = time.Now
+	}
+	s.notes = notifier{client: client, secret: cfg.signingSecret, timeout: cfg.delivery.Timeout, signNow: s.deliver.signNow}
 	_, s.deliver.manual = cfg.clock.(*ManualClock)
 	s.workspaces = s.newWorkspaces()
 	if mc, ok := cfg.clock.(*ManualClock); ok {

@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/taskrouting/taskrouting-go/webhook"
 )
 
 // WithTestLogger reports through t.Logf each webhook delivery attempt the receiver refused
@@ -52,6 +55,25 @@ func hintFor(status int, manual bool) string {
 	return ""
 }
 
+// staleHint explains a 401 of an attempt signed at the server clock's time when that time is
+// further from the wall clock than a verifier's default tolerance: every verifier on the wall
+// clock (a receiver not given the manual clock, any receiver in another language) refuses
+// such a delivery as stale, and every one after it. "" when that is not the case.
+func staleHint(rec Delivery, wallSigned bool, wallNow time.Time) string {
+	if wallSigned || rec.StatusCode != http.StatusUnauthorized {
+		return ""
+	}
+	skew := wallNow.Sub(rec.At)
+	if skew.Abs() <= webhook.DefaultTolerance {
+		return ""
+	}
+	return fmt.Sprintf("If the verifier reads the wall clock (one not given the manual clock, or a receiver in another "+
+		"language): the attempt was signed at the server clock's time, %s from the wall clock, beyond the verifier's %s "+
+		"tolerance, so it and every later one are refused as stale; give the verifier the server's clock, or start the "+
+		"server with WithWallClockSignatures (the binary: -sign-with-wall-clock) to sign with the wall clock's time",
+		skew.Abs().Round(time.Minute), webhook.DefaultTolerance)
+}
+
 // reportRefusal writes one refused attempt to the test log; the caller holds d.mu.
 func (d *deliverer) reportRefusal(rec Delivery) {
 	if d.testLog == nil || rec.Outcome == OutcomeDelivered {
@@ -78,6 +100,9 @@ func (d *deliverer) reportRefusal(rec Delivery) {
 	line += "; " + next
 	if h := hintFor(rec.StatusCode, d.manual); h != "" {
 		line += ". " + h
+	}
+	if h := staleHint(rec, d.signNow != nil, time.Now()); h != "" {
+		line += " " + h + "."
 	}
 	d.testLog.Logf("%s", line)
 }

@@ -57,7 +57,7 @@ func TestRefusedDeliveriesReachTheTestLog(t *testing.T) {
 				t.Fatal(err)
 			}
 			return webhook.Handler(v, ok)
-		}, []string{"answered Unauthorized (401)", "webhook.WithClock(clk.Now)"}},
+		}, []string{"answered Unauthorized (401)", "webhook.WithClock(clk.Now)", "-sign-with-wall-clock"}},
 		{"receiver's own reason", func(*Server) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 				http.Error(w, "inventory database down\nsecond line", http.StatusServiceUnavailable)

@@ -66,6 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 0, "seed for server-generated ids")
 	manual := fs.Bool("manual-clock", false, "use a manual clock moved by POST /_mock/clock/advance")
 	clockStart := fs.Int64("clock-start", 0, "manual clock start, epoch ms (default: now)")
+	wallSign := fs.Bool("sign-with-wall-clock", false, "sign webhooks at the wall clock's time while -manual-clock drives matching, for receivers whose verifier reads the wall clock")
 	mode := fs.String("mode", "", "matcher mode: best-match (default), first-come, balanced or spread-work")
 	rules := fs.String("rules", "", "matching rules: platform (default) or every-tag")
 	anyTag := fs.Bool("any-tag", false, "deprecated: the every-tag rules relaxed to any one tag (use -rules platform)")
@@ -115,6 +116,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			start = time.UnixMilli(*clockStart)
 		}
 		opts = append(opts, mockserver.WithClock(mockserver.NewManualClock(start)))
+	}
+	if *wallSign {
+		opts = append(opts, mockserver.WithWallClockSignatures())
 	}
 
 	srv, err := mockserver.NewUnstarted(opts...)
