@@ -18,8 +18,10 @@ bearer token (an -extra-api-key is refused: they act on every workspace); never 
                                 "dropBeforeCommit","dropAfterCommit","times","fraction","seed"}
   DELETE /_mock/faults          clear every fault
   GET    /_mock/events          {"events": [webhook payloads as delivered]}
-  GET    /_mock/deliveries      {"deliveries": [{"eventId","event","url","attempt","at",
-                                "statusCode","error","outcome"}]}
+  GET    /_mock/deliveries      {"deliveries": [{"eventId","kind","url","attempt","at",
+                                "statusCode","error","outcome","reason"}]}: "kind" is the
+                                event's kind (its "event" member); "reason" the refusal's
+                                first line
   GET    /_mock/notifications   {"notifications": [{"id","sequenceId","channelId","url","event",
                                 "trigger","taskId","dueAt","at","payload","statusCode","error",
                                 "outcome"}]}: what notification sequences sent
@@ -39,7 +41,17 @@ bearer token (an -extra-api-key is refused: they act on every workspace); never 
   GET    /_mock/push-registrations  {"registrations": [stored push targets; never sent to]}
 
 With -manual-clock a failed webhook attempt waits for its retry until the clock is advanced,
-and every later event to that url waits behind it; the log says so.
+and every later event to that url waits behind it; the log says so. A receiver whose verifier
+reads the wall clock (any receiver outside Go) refuses every delivery as stale once the clock
+is advanced more than 5 minutes: add -sign-with-wall-clock.
+
+The basic loop over HTTP (bodies of api/openapi.json; docs/contract.md section 9):
+
+  POST /v1/workers                {"id":"a1","tags":["english"],"available":true}
+  POST /v1/tasks                  {"tags":["english"],"priority":10}: 202 {"id","status"}
+  POST /v1/tasks/{id}/accept      {"workerId":"a1"}
+  POST /v1/tasks/{id}/reject      {"workerId":"a1"} ("result": an object, optional)
+  POST /v1/tasks/{id}/complete    {"workerId":"a1","result":{"resolved":true}} ("result" optional)
 `
 
 func usage(fs *flag.FlagSet) {

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -36,22 +33,8 @@ func TestSignWithWallClock(t *testing.T) {
 			receiver := httptest.NewServer(webhook.Handler(v, func(context.Context, webhook.Event) error { return nil }))
 			defer receiver.Close()
 
-			ctx, cancel := context.WithCancel(t.Context())
-			defer cancel()
-			outR, outW := io.Pipe()
-			var stderr bytes.Buffer
-			done := make(chan error, 1)
-			args := append([]string{"-manual-clock", "-log-format", "json", "-signing-secret", secret, "-webhook-url", receiver.URL}, tc.flags...)
-			go func() {
-				done <- run(ctx, args, outW, &stderr)
-				outW.Close()
-			}()
-			line, err := bufio.NewReader(outR).ReadString('\n')
-			require.NoError(t, err)
-			var start startLine
-			require.NoError(t, json.Unmarshal([]byte(line), &start))
-			c := client{t: t, base: strings.TrimSuffix(start.URL, "/v1"), key: start.APIKey}
-
+			c := startInProcess(t, append([]string{"-manual-clock", "-log-format", "json", "-signing-secret", secret,
+				"-webhook-url", receiver.URL}, tc.flags...)...)
 			st, clock := c.do("POST", "/_mock/clock/advance", `{"ms":3600000}`)
 			require.Equal(t, 200, st)
 			st, _ = c.do("POST", "/v1/workers", `{"id":"a1","tags":["x"],"available":true}`)
@@ -70,17 +53,16 @@ func TestSignWithWallClock(t *testing.T) {
 			require.Len(t, events, 1)
 			assert.Equal(t, clock["now"], events[0].(map[string]any)["createdAt"], "createdAt is the manual clock's")
 
-			cancel()
-			require.NoError(t, <-done)
+			stderr := c.stop()
 			hinted := false
-			for _, l := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+			for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
 				var m map[string]any
 				require.NoError(t, json.Unmarshal([]byte(l), &m), "log line %q", l)
 				if h, ok := m["hint"].(string); ok && strings.Contains(h, "-sign-with-wall-clock") {
 					hinted = true
 				}
 			}
-			assert.Equal(t, tc.wantHint, hinted, "a log line's hint names -sign-with-wall-clock:\n%s", stderr.String())
+			assert.Equal(t, tc.wantHint, hinted, "a log line's hint names -sign-with-wall-clock:\n%s", stderr)
 		})
 	}
 }
