@@ -119,7 +119,7 @@ func (cr *credentials) forget(secret string) {
 // "https://api.example.com/v1"; trailing slashes are ignored) that
 // authenticates with apiKey as a bearer token. Keys normally start with
 // sk_live_ or sk_test_ (see Sandbox); other keys are sent as given.
-func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
+func NewClient(baseURL, apiKey string, opts ...RequestOption) (*Client, error) {
 	base, err := parseBaseURL(baseURL)
 	if err != nil {
 		return nil, err

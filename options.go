@@ -19,8 +19,11 @@ import (
 // belong to one call. A nil option is ignored.
 type RequestOption func(*config) error
 
-// Option is another name for RequestOption, the type NewClient and
-// NewWorkerClient take.
+// Option is another name for RequestOption.
+//
+// Deprecated: use RequestOption, the one option type of the clients and
+// their calls. Option is the same type, kept so code written with it
+// compiles unchanged.
 type Option = RequestOption
 
 // config is what the options set. The client keeps one, resolved once in

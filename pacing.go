@@ -29,7 +29,7 @@ const pacingShare = 0.9
 // create of the client until its Retry-After (capped like retries, see
 // WithMaxRetryAfter) has passed, not only the call that got it. Other calls
 // are not paced (a WorkerClient, which creates no tasks, is never slowed).
-func WithQuotaPacing(window time.Duration) Option {
+func WithQuotaPacing(window time.Duration) RequestOption {
 	return func(s *config) error {
 		if err := s.clientOnly("WithQuotaPacing"); err != nil {
 			return err

@@ -43,7 +43,7 @@ type sessionExpiry struct {
 // NewSupervisorClient returns a signed-out supervisor client for the API
 // rooted at baseURL (as for NewClient). Call AcceptInvite (or SetSession)
 // before anything but Entry.
-func NewSupervisorClient(baseURL string, opts ...Option) (*SupervisorClient, error) {
+func NewSupervisorClient(baseURL string, opts ...RequestOption) (*SupervisorClient, error) {
 	base, err := parseBaseURL(baseURL)
 	if err != nil {
 		return nil, err

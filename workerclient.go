@@ -38,7 +38,7 @@ type WorkerClient struct {
 
 // NewWorkerClient returns a signed-out worker client for the API rooted at
 // baseURL (as for NewClient). Call Login before anything else.
-func NewWorkerClient(baseURL string, opts ...Option) (*WorkerClient, error) {
+func NewWorkerClient(baseURL string, opts ...RequestOption) (*WorkerClient, error) {
 	base, err := parseBaseURL(baseURL)
 	if err != nil {
 		return nil, err

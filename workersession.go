@@ -62,7 +62,16 @@ func (s WorkerSession) Format(f fmt.State, verb rune) { formatSafe(f, verb, s.St
 
 // WithClock sets the clock a WorkerClient reads to tell when its session
 // is due for a refresh; client only. The default is time.Now. Tests against
-// the mock server pass its manual clock's Now.
+// the mock server pass its manual clock's Now. Nothing else reads it:
+// timeouts, retry waits and Retry-After run on real time, and NewClient and
+// NewSupervisorClient accept it without using it.
+//
+// Three packages have a WithClock, each for its own clock: this one is a
+// worker client's session clock; webhook.WithClock is the clock a Verifier
+// checks a delivery's signature age against; mockserver.WithClock is the
+// mock server's own clock, which matching, expiries and the signatures of
+// its deliveries run on. A test on a manual clock usually sets all three to
+// it.
 func WithClock(now func() time.Time) RequestOption {
 	return func(o *config) error {
 		if err := o.clientOnly("WithClock"); err != nil {

@@ -21,7 +21,7 @@ import (
 const storyStart = 1763700000000 // Unix ms
 
 // connect returns a client for srv; the examples' setup, not their point.
-func connect(srv *mockserver.Server, opts ...taskrouting.Option) *taskrouting.Client {
+func connect(srv *mockserver.Server, opts ...taskrouting.RequestOption) *taskrouting.Client {
 	c, err := taskrouting.NewClient(srv.URL(), srv.APIKey(), opts...)
 	if err != nil {
 		panic(err)
@@ -324,8 +324,8 @@ func ExampleWithLimits() {
 	// <nil>
 }
 
-// By default a worker must carry every tag of a task; the platform's looser
-// rule (any one tag) is a matcher option.
+// By default (the platform's rules) a worker carrying any one tag of a task
+// is offered it; the every-tag rules of earlier releases are a matcher option.
 func ExampleWithMatcher() {
 	for _, m := range []mockserver.MatcherConfig{{}, {Rules: mockserver.RulesEveryTag}} {
 		srv, err := mockserver.New(mockserver.WithMatcher(m))

@@ -84,7 +84,10 @@ type MatcherConfig struct {
 	// ModeSpreadWork.
 	Mode MatchMode
 	// AnyTagEligibility selects the every-tag rules relaxed to a worker carrying any one
-	// task tag (with Rules "" it implies RulesEveryTag), as before RulesPlatform existed.
+	// task tag (with Rules "" it implies RulesEveryTag), as before RulesPlatform existed: set
+	// alone, it leaves the default platform rules for those, and the server says so once
+	// (WithLogger's logger, and the test log under Start). With Rules RulesPlatform it is an
+	// error: the platform's rules already match through any tag.
 	//
 	// Deprecated: use RulesPlatform, which reproduces the platform's any-tag rule with the
 	// platform's scores and order.
@@ -126,10 +129,21 @@ type Limits struct {
 	IncludedTasksPerMonth int
 }
 
+// anyTagNotice is what the server says, once, when AnyTagEligibility is set without Rules.
+const anyTagNotice = "MatcherConfig.AnyTagEligibility (-any-tag) is deprecated and selects the every-tag rules " +
+	"relaxed to any one tag, not the platform's rules (the default, which already match through any tag): " +
+	"drop it for the platform's rules, or set Rules: RulesEveryTag (-rules every-tag) with it to keep the every-tag ones"
+
 // Unlimited is the value the quota headers report for a limit that is not enforced.
 const Unlimited = 1_000_000
 
-// WithClock sets the server's clock. Pass a *ManualClock to move time from the test.
+// WithClock sets the server's clock: matching, offer expiries, task clocks, sessions, webhook
+// retries, every time the server writes and the signatures of its deliveries run on it. Pass
+// a *ManualClock to move time from the test. Not to be confused with the clocks that read
+// this one's time on the other side: webhook.WithClock (a receiver's Verifier, which must
+// check signatures against the same clock, webhook.WithClock(clk.Now)) and
+// taskrouting.WithClock (a WorkerClient's session clock); a receiver that cannot take it
+// needs WithWallClockSignatures.
 func WithClock(c Clock) Option {
 	return func(cfg *config) {
 		if c == nil {

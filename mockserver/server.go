@@ -182,6 +182,14 @@ func newServer(opts []Option) (*Server, error) {
 	if cfg.wallClockSignatures {
 		s.deliver.signNow = time.Now
 	}
+	if m := cfg.matcher; m.AnyTagEligibility && m.Rules == "" {
+		// The deprecated option keeps the meaning it had before the platform's rules became
+		// the default; said once, so choosing it by mistake is not silent.
+		s.log.Warn(anyTagNotice)
+		if cfg.testLog != nil {
+			cfg.testLog.Logf("mockserver: %s", anyTagNotice)
+		}
+	}
 	s.notes = notifier{client: client, secret: cfg.signingSecret, timeout: cfg.delivery.Timeout, signNow: s.deliver.signNow}
 	_, s.deliver.manual = cfg.clock.(*ManualClock)
 	s.workspaces = s.newWorkspaces()

@@ -133,8 +133,13 @@ func WithTolerance(d time.Duration) Option {
 	}
 }
 
-// WithClock sets the clock the tolerance is checked against (default
-// time.Now). Tests use it to verify fixed vectors.
+// WithClock sets the clock a Verifier checks a signature's timestamp
+// against, for the tolerance (default time.Now); nothing else reads it.
+// Tests use it to verify fixed vectors, and a receiver of a mock server on
+// a manual clock passes that clock's Now (webhook.WithClock(clk.Now)),
+// since the server signs at its own time. Not to be confused with
+// mockserver.WithClock (the server's clock, which the signatures come
+// from) or taskrouting.WithClock (a worker client's session clock).
 func WithClock(now func() time.Time) Option {
 	return func(c *verifierConfig) {
 		if now == nil {

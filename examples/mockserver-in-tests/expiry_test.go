@@ -14,9 +14,9 @@ import (
 
 // newClient returns a client for srv. Retry waits are short so a test that meets a fault does
 // not wait the production backoff.
-func newClient(t *testing.T, srv *mockserver.Server, opts ...taskrouting.Option) *taskrouting.Client {
+func newClient(t *testing.T, srv *mockserver.Server, opts ...taskrouting.RequestOption) *taskrouting.Client {
 	t.Helper()
-	opts = append([]taskrouting.Option{taskrouting.WithRetryWait(time.Millisecond, 10*time.Millisecond)}, opts...)
+	opts = append([]taskrouting.RequestOption{taskrouting.WithRetryWait(time.Millisecond, 10*time.Millisecond)}, opts...)
 	c, err := taskrouting.NewClient(srv.URL(), srv.APIKey(), opts...)
 	require.NoError(t, err)
 	return c

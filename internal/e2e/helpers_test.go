@@ -73,7 +73,7 @@ const failureBudget = 20
 // tests spend their time on the faults, not on waiting.
 func newClient(t testing.TB, srv *mockserver.Server, retries int) *taskrouting.Client {
 	t.Helper()
-	opts := []taskrouting.Option{taskrouting.WithRetryWait(time.Millisecond, 20*time.Millisecond)}
+	opts := []taskrouting.RequestOption{taskrouting.WithRetryWait(time.Millisecond, 20*time.Millisecond)}
 	if retries >= 0 {
 		opts = append(opts, taskrouting.WithMaxRetries(retries))
 	}
