@@ -4,11 +4,41 @@
 // continuously, by tags (skills), priority, vetoes and learning; there are
 // no queues to manage.
 //
-// Create a client with the API root and a key, then use its resource groups:
+// # Start here
+//
+// The basic loop takes ten identifiers; the rest of the package is there
+// for when a program needs it.
+//
+//  1. [NewClient]: the client, from the API root and a key.
+//  2. [WorkersService.Upsert] (c.Workers.Upsert) with [UpsertWorkerParams]:
+//     a worker, its tags and whether it is available. Under the platform's
+//     rules one shared tag makes a worker a candidate.
+//  3. [TasksService.Create] (c.Tasks.Create) with [CreateTaskParams]: a
+//     task; matching starts at once. RequiredSkills is how a task insists
+//     on more than one shared tag.
+//  4. webhook.NewVerifier and webhook.Handler (package webhook): receive the
+//     signed task.matched webhook that announces each offer.
+//  5. webhook.Event.TaskMatched: the offer's task and worker.
+//  6. [DecisionsService.EnsureAccepted] (c.Decisions.EnsureAccepted): the
+//     worker takes the task; a redelivered webhook finds it done.
+//  7. [DecisionsService.Reject]: or turns it down, and the task is offered
+//     to someone else.
+//  8. [DecisionsService.Complete]: the work is done, with a result.
+//  9. [APIError] and [ErrInvalidState]: a failed call, and an offer that
+//     moved on (expired, cancelled) before the answer.
+//  10. mockserver.Start with mockserver.NewManualClock (package mockserver):
+//     the whole loop offline, in a test, on a clock the test moves.
+//
+// In code, with the handler's part marked:
 //
 //	c, err := taskrouting.NewClient("https://api.example.com/v1", os.Getenv("TASKROUTING_API_KEY"))
 //	ref, err := c.Tasks.Create(ctx, taskrouting.CreateTaskParams{Tags: []string{"english", "billing"}})
-//	_, err = c.Decisions.Accept(ctx, ref.ID, "agent_1")
+//	_, err = c.Decisions.EnsureAccepted(ctx, ref.ID, "agent_1") // in the task.matched handler
+//	_, err = c.Decisions.Complete(ctx, ref.ID, "agent_1", map[string]any{"resolved": true})
+//
+// Every option, at the client and at a call, is a [RequestOption].
+//
+// # Resource groups
 //
 // The groups are Client.Tasks (create, bulk create, get, list, update,
 // cancel, assign, priority, fail, ack, escalate, unpark, the parked and
@@ -50,9 +80,10 @@
 //
 // # Options
 //
-// One option type, RequestOption, configures both a client (in NewClient
-// and NewWorkerClient) and a single call (as a method's last arguments). At
-// a call it overrides the client's setting for that call alone:
+// One option type, RequestOption, configures both a client (in NewClient,
+// NewWorkerClient and NewSupervisorClient) and a single call (as a method's
+// last arguments); Option is a deprecated other name for it. At a call it
+// overrides the client's setting for that call alone:
 //
 //	c, err := taskrouting.NewClient(base, key, taskrouting.WithMaxRetries(4))
 //	var resp taskrouting.Response

@@ -66,6 +66,14 @@ func TestFirstHourTrapsAreDocumented(t *testing.T) {
 		// The test snippet's expiry: by default the offer goes back to the same worker
 		// (TestExpiredOfferGoesBackToTheSameWorkerByDefault in examples/mockserver-in-tests).
 		{"README", string(readme), []string{"goes back to a1", "NoResponseBlock"}},
+		// The package doc opens with the basic loop's identifiers, before anything else.
+		{"package doc's start", root[""][:min(len(root[""]), 2200)], []string{"Start here", "NewClient", "WorkersService.Upsert",
+			"TasksService.Create", "webhook.NewVerifier", "webhook.Handler", "TaskMatched", "DecisionsService.EnsureAccepted",
+			"DecisionsService.Reject", "DecisionsService.Complete", "APIError", "ErrInvalidState", "mockserver.Start", "RequestOption"}},
+		{"Option", root["Option"], []string{"Deprecated: use RequestOption"}},
+		{"WithClock", root["WithClock"], []string{"webhook.WithClock", "mockserver.WithClock"}},
+		{"webhook.WithClock", hook["WithClock"], []string{"mockserver.WithClock", "taskrouting.WithClock"}},
+		{"mockserver.WithClock", mock["WithClock"], []string{"webhook.WithClock", "taskrouting.WithClock"}},
 		{"UpsertWorkerParams", root["UpsertWorkerParams"], []string{"reaches only its weighted tags", "RequiredSkills"}},
 		{"webhook.Handler", firstSentences(hook["Handler"], 2), []string{"WithErrorHook"}},
 		{"webhook package doc", hook[""], []string{"handler [WithErrorHook] first", "EnsureAccepted"}},
