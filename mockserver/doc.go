@@ -44,7 +44,10 @@
 // Webhooks are signed at the server clock's time. A receiver checking them with
 // webhook.Verify compares that time with the wall clock (5 minutes of tolerance), so when a
 // ManualClock is far from the wall clock (a fixed date in the past, or after a long Advance),
-// verify with webhook.NewVerifier(secret, webhook.WithClock(clk.Now)) instead.
+// verify with webhook.NewVerifier(secret, webhook.WithClock(clk.Now)) instead. A receiver
+// that cannot be given the manual clock (one in another language, against the binary) needs
+// WithWallClockSignatures (mockserver -sign-with-wall-clock): deliveries are then signed at
+// the wall clock's time while the manual clock drives everything else.
 //
 // # Workspaces and keys
 //
@@ -125,7 +128,7 @@
 // task.cancelled, task.released) is POSTed to every WithWebhookURL as a flat JSON object:
 // "event", "id" (evt_..., unique, for de-duplication), "createdAt" (epoch ms) and the event's
 // fields beside them. Each attempt is signed afresh with webhook.Sign at the server clock's
-// time, in the X-Fivexer-Signature header. A 2xx answer delivers the event; anything else is
+// time (the wall clock's with WithWallClockSignatures), in the X-Fivexer-Signature header. A 2xx answer delivers the event; anything else is
 // retried with exponential backoff on the server clock (DeliveryPolicy), in order per
 // endpoint: an event waits until the one before it is delivered or given up (head-of-line),
 // so a receiver sees events in emission order. After the last attempt the event is kept as
