@@ -359,14 +359,16 @@ func (s *Server) ClearFaults() { s.faults.clear() }
 // first, with the Authorization header redacted.
 func (s *Server) Requests() []Request { return s.rec.snapshot() }
 
-// Events returns every webhook event emitted so far, in emission order. Events are recorded
-// whether or not webhook URLs are configured.
+// Events returns the webhook events emitted so far, in emission order: the newest
+// DefaultRetention of them, or as WithRetention says. Events are recorded whether or not
+// webhook URLs are configured.
 func (s *Server) Events() []Event {
 	evs, _ := s.deliver.snapshot()
 	return evs
 }
 
-// Deliveries returns every webhook delivery attempt so far, in the order they finished.
+// Deliveries returns the webhook delivery attempts so far, in the order they finished: the
+// newest DefaultRetention of them, or as WithRetention says.
 func (s *Server) Deliveries() []Delivery {
 	_, ds := s.deliver.snapshot()
 	return ds
