@@ -12,7 +12,7 @@ import (
 func TestNewClientValidates(t *testing.T) {
 	tests := []struct {
 		name, baseURL, key string
-		opts               []RequestOption
+		opts               []Option
 		param              string // "" when valid
 	}{
 		{"ok", "https://api.example.com/v1", "sk_live_x", nil, ""},
@@ -27,11 +27,11 @@ func TestNewClientValidates(t *testing.T) {
 		{"bad escape", "https://api.example.com/%zz", "sk_live_x", nil, "baseURL"},
 		{"empty key", "https://api.example.com/v1", "", nil, "apiKey"},
 		{"key with newline", "https://api.example.com/v1", "sk_live_x\r\nX-Evil: 1", nil, "apiKey"},
-		{"nil http client", "https://api.example.com/v1", "sk_live_x", []RequestOption{WithHTTPClient(nil)}, "WithHTTPClient"},
-		{"negative retries", "https://api.example.com/v1", "sk_live_x", []RequestOption{WithMaxRetries(-1)}, "WithMaxRetries"},
-		{"wait order", "https://api.example.com/v1", "sk_live_x", []RequestOption{WithRetryWait(time.Second, time.Millisecond)}, "WithRetryWait"},
-		{"negative cap", "https://api.example.com/v1", "sk_live_x", []RequestOption{WithMaxRetryAfter(-time.Second)}, "WithMaxRetryAfter"},
-		{"ua newline", "https://api.example.com/v1", "sk_live_x", []RequestOption{WithUserAgent("a\nb")}, "WithUserAgent"},
+		{"nil http client", "https://api.example.com/v1", "sk_live_x", []Option{WithHTTPClient(nil)}, "WithHTTPClient"},
+		{"negative retries", "https://api.example.com/v1", "sk_live_x", []Option{WithMaxRetries(-1)}, "WithMaxRetries"},
+		{"wait order", "https://api.example.com/v1", "sk_live_x", []Option{WithRetryWait(time.Second, time.Millisecond)}, "WithRetryWait"},
+		{"negative cap", "https://api.example.com/v1", "sk_live_x", []Option{WithMaxRetryAfter(-time.Second)}, "WithMaxRetryAfter"},
+		{"ua newline", "https://api.example.com/v1", "sk_live_x", []Option{WithUserAgent("a\nb")}, "WithUserAgent"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

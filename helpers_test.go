@@ -121,7 +121,7 @@ func serveFixture(t *testing.T, fx wireFixture) (*httptest.Server, *recorder) {
 	return srv, rec
 }
 
-func newTestClient(t *testing.T, baseURL string, opts ...RequestOption) *Client {
+func newTestClient(t *testing.T, baseURL string, opts ...Option) *Client {
 	t.Helper()
 	c, err := NewClient(baseURL, testKey, opts...)
 	if err != nil {

@@ -76,7 +76,7 @@ func TestQuotaPacingAvoids429(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv := mockserver.Start(t, mockserver.WithLimits(mockserver.Limits{TaskRate: perSecond, TaskRateWindow: time.Second}))
-			opts := []RequestOption{WithMaxRetries(0)}
+			opts := []Option{WithMaxRetries(0)}
 			if tc.paced {
 				opts = append(opts, WithQuotaPacing(time.Second))
 			}
@@ -143,7 +143,7 @@ func TestQuotaPacing429SlowsEveryone(t *testing.T) {
 			t.Parallel()
 			srv := mockserver.Start(t)
 			log := &sendLog{upstream: http.DefaultTransport.(*http.Transport).Clone()}
-			opts := []RequestOption{WithMaxRetries(3), WithHTTPClient(&http.Client{Transport: log})}
+			opts := []Option{WithMaxRetries(3), WithHTTPClient(&http.Client{Transport: log})}
 			if tc.paced {
 				opts = append(opts, WithQuotaPacing(0))
 			}
@@ -218,7 +218,7 @@ func TestQuotaPacingMeasure(t *testing.T) {
 	}
 	run := func(paced bool) result {
 		srv := mockserver.Start(t, mockserver.WithLimits(mockserver.Limits{TaskRate: 200, TaskRateWindow: time.Second}))
-		opts := []RequestOption{}
+		opts := []Option{}
 		if paced {
 			opts = append(opts, WithQuotaPacing(time.Second))
 		}

@@ -46,7 +46,7 @@ type step struct {
 
 // scriptedClient returns a client whose transport answers attempt n with
 // script[n] (the last step repeats), with tiny backoff so tests stay fast.
-func scriptedClient(t *testing.T, script []step, opts ...RequestOption) (*Client, *attempts) {
+func scriptedClient(t *testing.T, script []step, opts ...Option) (*Client, *attempts) {
 	t.Helper()
 	mt := httpmock.NewMockTransport()
 	rec := &attempts{}
@@ -64,7 +64,7 @@ func scriptedClient(t *testing.T, script []step, opts ...RequestOption) (*Client
 		return resp, nil
 	}
 	mt.RegisterNoResponder(responder)
-	base := []RequestOption{WithHTTPClient(&http.Client{Transport: mt}), WithRetryWait(time.Microsecond, time.Millisecond)}
+	base := []Option{WithHTTPClient(&http.Client{Transport: mt}), WithRetryWait(time.Microsecond, time.Millisecond)}
 	return newTestClient(t, mockBase, append(base, opts...)...), rec
 }
 

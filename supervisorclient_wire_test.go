@@ -17,7 +17,7 @@ import (
 // supervisor client; the secret tests look for it.
 const testSupervisorToken = "sv_5ecret_SupervisorToken_DoNotLeak_9e2b"
 
-func signedInSupervisor(t *testing.T, baseURL string, opts ...RequestOption) *SupervisorClient {
+func signedInSupervisor(t *testing.T, baseURL string, opts ...Option) *SupervisorClient {
 	t.Helper()
 	s, err := NewSupervisorClient(baseURL, opts...)
 	require.NoError(t, err)

@@ -31,7 +31,7 @@ func TestWorkerSecretsNeverLeak(t *testing.T) {
 			errs = append(errs, err)
 		}
 	}
-	opts := []RequestOption{WithLogger(debugLogger(logs)), WithRetryWait(0, time.Millisecond)}
+	opts := []Option{WithLogger(debugLogger(logs)), WithRetryWait(0, time.Millisecond)}
 	login := WorkerLoginParams{WorkspaceID: "ws_sandbox", WorkerID: "agent_1", PIN: NewSecret(testPIN)}
 
 	// A real sign-in adopts the token the server hands out.

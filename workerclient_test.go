@@ -17,14 +17,14 @@ import (
 func TestNewWorkerClientValidates(t *testing.T) {
 	tests := []struct {
 		name, baseURL string
-		opts          []RequestOption
+		opts          []Option
 		param         string // "" when valid
 	}{
 		{"ok", "https://api.example.com/v1/", nil, ""},
 		{"empty url", "", nil, "baseURL"},
 		{"no scheme", "api.example.com/v1", nil, "baseURL"},
-		{"nil http client", "https://api.example.com/v1", []RequestOption{WithHTTPClient(nil)}, "WithHTTPClient"},
-		{"negative retries", "https://api.example.com/v1", []RequestOption{WithMaxRetries(-1)}, "WithMaxRetries"},
+		{"nil http client", "https://api.example.com/v1", []Option{WithHTTPClient(nil)}, "WithHTTPClient"},
+		{"negative retries", "https://api.example.com/v1", []Option{WithMaxRetries(-1)}, "WithMaxRetries"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

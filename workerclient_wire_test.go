@@ -85,7 +85,7 @@ var workerWireCases = []struct {
 	}, nil},
 }
 
-func newTestWorkerClient(t *testing.T, baseURL string, opts ...RequestOption) *WorkerClient {
+func newTestWorkerClient(t *testing.T, baseURL string, opts ...Option) *WorkerClient {
 	t.Helper()
 	w, err := NewWorkerClient(baseURL, opts...)
 	require.NoError(t, err)
