@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/taskrouting/taskrouting-go/internal/contract"
 )
 
 // contractSection returns the lines of docs/contract.md from the heading that starts with
@@ -210,4 +211,21 @@ func startInProcess(t *testing.T, args ...string) inProcess {
 	}
 	t.Cleanup(func() { stop() })
 	return inProcess{client: client{t: t, base: strings.TrimSuffix(start.URL, "/v1"), key: start.APIKey}, stop: stop}
+}
+
+// TestHelpLoopBodiesAreValid: the basic loop -h shows has valid bodies for its operations,
+// checked against api/openapi.json.
+func TestHelpLoopBodiesAreValid(t *testing.T) {
+	var help bytes.Buffer
+	err := run(t.Context(), []string{"-h"}, io.Discard, &help)
+	require.True(t, errors.Is(err, flag.ErrHelp), "%v", err)
+	spec, err := contract.Default()
+	require.NoError(t, err)
+	lines := regexp.MustCompile(`(?m)^  POST (/v1/\S+)\s+(\{.*?\})(?:[: ].*)?$`).FindAllStringSubmatch(help.String(), -1)
+	require.Len(t, lines, 5, "the loop's five requests in -h")
+	for _, m := range lines {
+		op, ok := spec.Operation("POST", strings.ReplaceAll(m[1], "{id}", "t1"))
+		require.True(t, ok, "-h names %s, which api/openapi.json lacks", m[1])
+		assert.NoError(t, spec.ValidateRequest(op, nil, []byte(m[2])), "%s %s", m[1], m[2])
+	}
 }

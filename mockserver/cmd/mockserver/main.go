@@ -69,7 +69,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	wallSign := fs.Bool("sign-with-wall-clock", false, "sign webhooks at the wall clock's time while -manual-clock drives matching, for receivers whose verifier reads the wall clock")
 	mode := fs.String("mode", "", "matcher mode: best-match (default), first-come, balanced or spread-work")
 	rules := fs.String("rules", "", "matching rules: platform (default) or every-tag")
-	anyTag := fs.Bool("any-tag", false, "deprecated: the every-tag rules relaxed to any one tag (use -rules platform)")
+	anyTag := fs.Bool("any-tag", false, "deprecated: the every-tag rules relaxed to any one tag (the default platform rules already match through any tag)")
 	backlog := fs.Int("default-backlog", 0, "default maxBacklogSize (0 means 9)")
 	offerTimeout := fs.Duration("offer-timeout", 0, "offer expiry without escalation.respondWithinMs (0 means 60s)")
 	noLearning := fs.Bool("no-learning", false, "turn reward learning off")
