@@ -37,7 +37,8 @@
 // SupervisorClient is the supervisor plane: a crew lead, signed in by
 // redeeming a single-use link (AcceptInvite), who reads the live board
 // (Overview) and unblocks work within a workspace or one team (SetPriority,
-// Assign, SetAvailability, Unpark); its actions are never retried. Both
+// Assign, SetAvailability, Unpark); its actions carry no idempotency key and
+// are retried only when an attempt cannot have been applied. Both
 // session planes also register push targets and fetch voice ICE servers.
 //
 // The service announces each match with a signed task.matched webhook:
@@ -111,8 +112,23 @@
 // WithMaxRetryAfter, or than the time left before the context's deadline,
 // is not waited for: the call returns the *APIError with RetryAfter set.
 // Cancelling the context stops a call at once, also while it waits. Every
-// POST carries an Idempotency-Key, generated once per call and reused on
-// each retry, so a retried create never makes two tasks.
+// workspace-plane POST carries an Idempotency-Key, generated once per call
+// and reused on each retry, so a retried create never makes two tasks.
+//
+// A write without a key (a worker- or supervisor-plane POST, any PATCH or
+// DELETE) is retried only when the attempt cannot have been applied: no
+// connection was made (the dial failed), or the answer says the request
+// was not run (429, or 503 with Retry-After). After a lost answer, a
+// timeout or another 5xx it is not repeated, since a repeat of an applied
+// write answers as a repeat does (a second Complete is ErrInvalidState, a
+// second StartBreak ErrBreakAlreadyOpen, a second DELETE 404). A lost
+// answer or timeout of any write comes back matching ErrOutcomeUnknown.
+// Reads, PUTs (a whole replacement) and keyed POSTs are retried after any
+// retryable failure. For the writes whose outcome can be read back, the
+// Ensure forms settle it: EnsureAccepted, EnsureCompleted, EnsureRejected
+// (on Client.Decisions and WorkerClient), EnsureBreakStarted and
+// EnsureBreakEnded (WorkerClient) read the state after an ambiguous failure
+// or a repeat's 409 and return success when the state asked for holds.
 //
 // # Time
 //

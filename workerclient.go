@@ -18,11 +18,14 @@ import (
 // Idempotency-Key (the worker plane has neither). It is safe for concurrent
 // use; Login and Logout swap the session under a lock.
 //
-// The worker plane's POSTs carry no idempotency key, so a retried attempt
-// whose first attempt was applied answers as a repeat would: a second
-// StartBreak is ErrBreakAlreadyOpen, a second Accept or Complete is
-// ErrInvalidState. Use WithMaxRetries(0) to see only first attempts, and
-// EnsureAccepted where an accept already made is done.
+// The worker plane's POSTs carry no idempotency key, so a repeat of one
+// that was applied answers as a repeat does: a second StartBreak is
+// ErrBreakAlreadyOpen, a second Accept or Complete is ErrInvalidState. The
+// client therefore retries them only when an attempt cannot have been
+// applied (see the package documentation); after a lost answer the error
+// matches ErrOutcomeUnknown. EnsureAccepted, EnsureCompleted,
+// EnsureRejected, EnsureBreakStarted and EnsureBreakEnded read the state
+// back and count a write already made as done.
 type WorkerClient struct {
 	// c carries the session in c.creds. Behind a pointer, so %v of a
 	// WorkerClient value prints an address, never the token.
