@@ -30,6 +30,9 @@ type callRun struct {
 	reached bool
 	// repeatable is safeToRepeat of the call's request.
 	repeatable bool
+	// scrub, when set, rewrites an attempt's transport error before it is
+	// logged or recorded (a presigned URL is a credential).
+	scrub func(error) error
 }
 
 // newCallRun configures go-retryablehttp for one call, with the call's
@@ -65,6 +68,9 @@ func (c *Client) newCallRun(cfg config, method, path string, info *CallInfo) *ca
 // (notApplied): a blind repeat of an applied write would turn its success
 // into a 409 or 404.
 func (run *callRun) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if run.scrub != nil {
+		err = run.scrub(err)
+	}
 	retry, stop := run.c.classify(ctx, resp, err, run.maxRetryAfter)
 	applied := !notApplied(resp, err)
 	if applied {
