@@ -147,7 +147,7 @@ type taskFiles struct {
 }
 
 func (f taskFiles) create(ctx context.Context, taskID string, body any, invalid error, opts []RequestOption) (*CreatedAttachment, error) {
-	if err := firstError(checkID("taskID", taskID), invalid); err != nil {
+	if err := f.c.admit(firstError(checkID("taskID", taskID), invalid), opts); err != nil {
 		return nil, err
 	}
 	out := new(CreatedAttachment)
@@ -158,7 +158,7 @@ func (f taskFiles) create(ctx context.Context, taskID string, body any, invalid 
 }
 
 func (f taskFiles) confirm(ctx context.Context, taskID, attachmentID string, opts []RequestOption) (*Attachment, error) {
-	if err := firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)); err != nil {
+	if err := f.c.admit(firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)), opts); err != nil {
 		return nil, err
 	}
 	var out struct {
@@ -171,7 +171,7 @@ func (f taskFiles) confirm(ctx context.Context, taskID, attachmentID string, opt
 }
 
 func (f taskFiles) list(ctx context.Context, taskID string, opts []RequestOption) ([]Attachment, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := f.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
 	var out struct {
@@ -184,7 +184,7 @@ func (f taskFiles) list(ctx context.Context, taskID string, opts []RequestOption
 }
 
 func (f taskFiles) download(ctx context.Context, taskID, attachmentID string, opts []RequestOption) (*AttachmentDownload, error) {
-	if err := firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)); err != nil {
+	if err := f.c.admit(firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)), opts); err != nil {
 		return nil, err
 	}
 	out := new(AttachmentDownload)
@@ -274,7 +274,7 @@ func (s *AttachmentsService) Download(ctx context.Context, taskID, attachmentID 
 //
 // API: tasks.attachments.remove, DELETE /tasks/{id}/attachments/{attachmentId}
 func (s *AttachmentsService) Remove(ctx context.Context, taskID, attachmentID string, opts ...RequestOption) error {
-	if err := firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)); err != nil {
+	if err := s.c.admit(firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/tasks/", taskID, "/attachments/", attachmentID), nil, nil, nil, opts)

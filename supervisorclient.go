@@ -236,7 +236,7 @@ func (s *SupervisorClient) Entry(ctx context.Context, opts ...RequestOption) (*S
 //
 // API: supervisor.acceptInvite, POST /supervisor-auth/accept
 func (s *SupervisorClient) AcceptInvite(ctx context.Context, linkToken string, opts ...RequestOption) (*SupervisorSession, error) {
-	if err := checkLen("linkToken", linkToken, 1, math.MaxInt); err != nil {
+	if err := s.c.admit(checkLen("linkToken", linkToken, 1, math.MaxInt), opts); err != nil {
 		return nil, err
 	}
 	in := struct {
@@ -336,7 +336,7 @@ func (s *SupervisorClient) Overview(ctx context.Context, opts ...RequestOption) 
 //
 // API: supervisor.setPriority, POST /supervisor/tasks/{id}/priority
 func (s *SupervisorClient) SetPriority(ctx context.Context, taskID string, priority float64, opts ...RequestOption) (*TaskPriority, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
 	if math.IsNaN(priority) || math.IsInf(priority, 0) {
@@ -360,7 +360,7 @@ func (s *SupervisorClient) SetPriority(ctx context.Context, taskID string, prior
 //
 // API: supervisor.unpark, POST /supervisor/tasks/{id}/unpark
 func (s *SupervisorClient) Unpark(ctx context.Context, taskID string, p UnparkTaskParams, opts ...RequestOption) (*TaskRef, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
 	out := new(TaskRef)
@@ -377,7 +377,7 @@ func (s *SupervisorClient) Unpark(ctx context.Context, taskID string, p UnparkTa
 //
 // API: supervisor.assign, POST /supervisor/tasks/{id}/assign
 func (s *SupervisorClient) Assign(ctx context.Context, taskID, workerID string, p SupervisorAssignParams, opts ...RequestOption) (*SupervisorAssignment, error) {
-	if err := firstError(checkID("taskID", taskID), checkID("workerID", workerID), checkLen("workerID", workerID, 1, 128)); err != nil {
+	if err := s.c.admit(firstError(checkID("taskID", taskID), checkID("workerID", workerID), checkLen("workerID", workerID, 1, 128)), opts); err != nil {
 		return nil, err
 	}
 	in := struct {
@@ -397,7 +397,7 @@ func (s *SupervisorClient) Assign(ctx context.Context, taskID, workerID string, 
 //
 // API: supervisor.setAvailability, POST /supervisor/workers/{workerId}/availability
 func (s *SupervisorClient) SetAvailability(ctx context.Context, workerID string, p SupervisorAvailabilityParams, opts ...RequestOption) (*SupervisorAvailability, error) {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return nil, err
 	}
 	if p.ReleaseBacklog && p.Available {
@@ -440,7 +440,7 @@ func (s *SupervisorClient) PushConfig(ctx context.Context, opts ...RequestOption
 //
 // API: supervisor.pushSubscribe, POST /supervisor/push/subscriptions
 func (s *SupervisorClient) PushSubscribe(ctx context.Context, p PushSubscriptionParams, opts ...RequestOption) error {
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return err
 	}
 	var ack struct {
@@ -460,7 +460,7 @@ func (s *SupervisorClient) PushSubscribe(ctx context.Context, p PushSubscription
 //
 // API: supervisor.pushUnsubscribe, DELETE /supervisor/push/subscriptions
 func (s *SupervisorClient) PushUnsubscribe(ctx context.Context, endpoint string, opts ...RequestOption) error {
-	if err := checkLen("endpoint", endpoint, 1, math.MaxInt); err != nil {
+	if err := s.c.admit(checkLen("endpoint", endpoint, 1, math.MaxInt), opts); err != nil {
 		return err
 	}
 	in := struct {

@@ -67,7 +67,7 @@ func (w *WorkerClient) Comments(ctx context.Context, taskID string, p ListCommen
 //
 // API: worker.addComment, POST /portal/tasks/{id}/comments
 func (w *WorkerClient) AddComment(ctx context.Context, taskID, body string, opts ...RequestOption) (*Comment, error) {
-	if err := firstError(checkID("taskID", taskID), checkLen("body", body, 1, math.MaxInt)); err != nil {
+	if err := w.c.admit(firstError(checkID("taskID", taskID), checkLen("body", body, 1, math.MaxInt)), opts); err != nil {
 		return nil, err
 	}
 	in := struct {
