@@ -63,7 +63,7 @@
 //		taskrouting.WithResponseInto(&resp))    // status, headers, request id, attempts
 //
 // WithTimeout, WithMaxRetries, WithRetryWait, WithMaxRetryAfter,
-// WithHeader and WithMiddleware work in both places. WithHTTPClient,
+// WithHeader, WithMiddleware and WithoutLimitChecks work in both places. WithHTTPClient,
 // WithLogger and WithUserAgent shape a client; WithIdempotencyKey,
 // WithResponseInto and WithJSONSet belong to one call. An option given in the wrong place is a *ParamError,
 // and a call refused that way sends nothing.
@@ -76,7 +76,12 @@
 // ErrConflict, ErrRateLimited, ErrPlanLimit, ErrServer and the code
 // sentinels (ErrTaskExists, ErrBacklogFull, ErrInvalidState,
 // ErrIdempotencyKey). A caller mistake, such as an empty id, is a
-// *ParamError (ErrInvalidParams) returned before any request is sent.
+// *ParamError (ErrInvalidParams) returned before any request is sent; so
+// is a value over one of the platform's published limits (a length, a
+// count, a range, an enumeration), with ParamError.Limit set.
+// WithoutLimitChecks, at the client or on a call, sends such values and
+// lets the server's answer decide, for a limit the platform has raised
+// since this version.
 // APIError.RequestID is the answer's X-Request-Id: quote it when reporting
 // a failed call (a success's is on Response, via WithResponseInto).
 //
