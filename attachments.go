@@ -312,8 +312,9 @@ func (s *AttachmentsService) Upload(ctx context.Context, taskID string, data []b
 // and the storage's status; the attachment then stays pending and Confirm
 // is not called. The presigned URL never appears in an error.
 //
-// API: tasks.attachments.create, POST /tasks/{id}/attachments; the storage
-// PUT; tasks.attachments.confirm, POST /tasks/{id}/attachments/{attachmentId}/confirm
+// It sends tasks.attachments.create (POST /tasks/{id}/attachments), the
+// storage PUT and tasks.attachments.confirm (POST
+// /tasks/{id}/attachments/{attachmentId}/confirm).
 func (s *AttachmentsService) UploadReader(ctx context.Context, taskID string, body io.Reader, size int64, p UploadParams, opts ...RequestOption) (*Attachment, error) {
 	return s.files().upload(ctx, taskID, body, size, func() (*CreatedAttachment, error) {
 		return s.Create(ctx, taskID, CreateAttachmentParams{
@@ -330,7 +331,8 @@ func (s *AttachmentsService) UploadReader(ctx context.Context, taskID string, bo
 // with the context. A storage answer outside 2xx is an *APIError with code
 // CodeDownloadFailed and the storage's status.
 //
-// API: tasks.attachments.download, GET /tasks/{id}/attachments/{attachmentId}/download; the storage GET
+// It sends tasks.attachments.download (GET
+// /tasks/{id}/attachments/{attachmentId}/download), then the storage GET.
 func (s *AttachmentsService) Open(ctx context.Context, taskID, attachmentID string, opts ...RequestOption) (*AttachmentContent, error) {
 	return s.files().open(ctx, taskID, attachmentID, opts)
 }

@@ -137,8 +137,9 @@ func (s *WorkerAttachmentsService) Upload(ctx context.Context, taskID string, da
 // code CodeUploadFailed and the storage's status; the attachment then
 // stays pending and Confirm is not called.
 //
-// API: worker.attachments.create, POST /portal/tasks/{id}/attachments; the
-// storage PUT; worker.attachments.confirm, POST /portal/tasks/{id}/attachments/{attachmentId}/confirm
+// It sends worker.attachments.create (POST /portal/tasks/{id}/attachments),
+// the storage PUT and worker.attachments.confirm (POST
+// /portal/tasks/{id}/attachments/{attachmentId}/confirm).
 func (s *WorkerAttachmentsService) UploadReader(ctx context.Context, taskID string, body io.Reader, size int64, p WorkerUploadParams, opts ...RequestOption) (*Attachment, error) {
 	return s.files().upload(ctx, taskID, body, size, func() (*CreatedAttachment, error) {
 		return s.Create(ctx, taskID, WorkerCreateAttachmentParams{
@@ -150,7 +151,8 @@ func (s *WorkerAttachmentsService) UploadReader(ctx context.Context, taskID stri
 // Open streams the bytes of an attachment on one of the signed-in worker's
 // tasks, as Tasks.Attachments.Open does. Close it when done.
 //
-// API: worker.attachments.download, GET /portal/tasks/{id}/attachments/{attachmentId}/download; the storage GET
+// It sends worker.attachments.download (GET
+// /portal/tasks/{id}/attachments/{attachmentId}/download), then the storage GET.
 func (s *WorkerAttachmentsService) Open(ctx context.Context, taskID, attachmentID string, opts ...RequestOption) (*AttachmentContent, error) {
 	return s.files().open(ctx, taskID, attachmentID, opts)
 }
