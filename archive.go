@@ -130,7 +130,7 @@ type TaskHistoryPage struct {
 //
 // API: tasks.history, GET /tasks/history
 func (s *TasksService) HistoryPage(ctx context.Context, p HistoryParams, opts ...RequestOption) (*TaskHistoryPage, error) {
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	out := new(TaskHistoryPage)

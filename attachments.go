@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -148,7 +147,7 @@ type taskFiles struct {
 }
 
 func (f taskFiles) create(ctx context.Context, taskID string, body any, invalid error, opts []RequestOption) (*CreatedAttachment, error) {
-	if err := firstError(checkID("taskID", taskID), invalid); err != nil {
+	if err := f.c.admit(firstError(checkID("taskID", taskID), invalid), opts); err != nil {
 		return nil, err
 	}
 	out := new(CreatedAttachment)
@@ -159,7 +158,7 @@ func (f taskFiles) create(ctx context.Context, taskID string, body any, invalid 
 }
 
 func (f taskFiles) confirm(ctx context.Context, taskID, attachmentID string, opts []RequestOption) (*Attachment, error) {
-	if err := firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)); err != nil {
+	if err := f.c.admit(firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)), opts); err != nil {
 		return nil, err
 	}
 	var out struct {
@@ -172,7 +171,7 @@ func (f taskFiles) confirm(ctx context.Context, taskID, attachmentID string, opt
 }
 
 func (f taskFiles) list(ctx context.Context, taskID string, opts []RequestOption) ([]Attachment, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := f.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
 	var out struct {
@@ -185,7 +184,7 @@ func (f taskFiles) list(ctx context.Context, taskID string, opts []RequestOption
 }
 
 func (f taskFiles) download(ctx context.Context, taskID, attachmentID string, opts []RequestOption) (*AttachmentDownload, error) {
-	if err := firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)); err != nil {
+	if err := f.c.admit(firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)), opts); err != nil {
 		return nil, err
 	}
 	out := new(AttachmentDownload)
@@ -196,20 +195,49 @@ func (f taskFiles) download(ctx context.Context, taskID, attachmentID string, op
 }
 
 // upload is the composite: create (the caller's create, with its own parameter type), PUT the
-// bytes to storage, confirm.
-func (f taskFiles) upload(ctx context.Context, taskID string, data []byte, create func() (*CreatedAttachment, error), opts []RequestOption) (*Attachment, error) {
+// bytes to storage through the client's attempts (storageCall), confirm.
+func (f taskFiles) upload(ctx context.Context, taskID string, body io.Reader, size int64, create func() (*CreatedAttachment, error), opts []RequestOption) (*Attachment, error) {
+	if body == nil {
+		return nil, &ParamError{Param: "body", Problem: "must not be nil"}
+	}
 	created, err := create()
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := f.c.callConfig(opts)
+	method := created.Upload.Method
+	if method == "" {
+		method = http.MethodPut
+	}
+	resp, err := f.c.storageCall(ctx, method, created.Upload.URL, created.Upload.Headers, body, size, opStorageUpload, CodeUploadFailed, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := put(ctx, cfg.httpClient, created.Upload, data); err != nil {
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return f.confirm(ctx, taskID, created.Attachment.ID, opts)
+}
+
+// open is the composite of a download: ask for the URL, then GET the bytes
+// through the client's attempts and hand the body over unread.
+func (f taskFiles) open(ctx context.Context, taskID, attachmentID string, opts []RequestOption) (*AttachmentContent, error) {
+	dl, err := f.download(ctx, taskID, attachmentID, opts)
+	if err != nil {
 		return nil, err
 	}
-	return f.confirm(ctx, taskID, created.Attachment.ID, opts)
+	resp, err := f.c.storageCall(ctx, http.MethodGet, dl.URL, nil, nil, 0, opStorageDownload, CodeDownloadFailed, withOwn(opts, dropCallOnly))
+	if err != nil {
+		return nil, err
+	}
+	return &AttachmentContent{ReadCloser: resp.Body, ContentType: resp.Header.Get("Content-Type"), Size: resp.ContentLength}, nil
+}
+
+// AttachmentContent is an attachment's bytes as storage streams them: read
+// them, then Close. ContentType and Size are storage's Content-Type and
+// Content-Length (Size is -1 when storage sent none).
+type AttachmentContent struct {
+	io.ReadCloser
+	ContentType string
+	Size        int64
 }
 
 // Create declares a file on a task and returns where to PUT its bytes; the
@@ -234,7 +262,8 @@ func (s *AttachmentsService) List(ctx context.Context, taskID string, opts ...Re
 	return s.files().list(ctx, taskID, opts)
 }
 
-// Download returns a short-lived URL for an attachment's bytes.
+// Download returns a short-lived URL for an attachment's bytes; Open
+// returns the bytes themselves.
 //
 // API: tasks.attachments.download, GET /tasks/{id}/attachments/{attachmentId}/download
 func (s *AttachmentsService) Download(ctx context.Context, taskID, attachmentID string, opts ...RequestOption) (*AttachmentDownload, error) {
@@ -245,67 +274,65 @@ func (s *AttachmentsService) Download(ctx context.Context, taskID, attachmentID 
 //
 // API: tasks.attachments.remove, DELETE /tasks/{id}/attachments/{attachmentId}
 func (s *AttachmentsService) Remove(ctx context.Context, taskID, attachmentID string, opts ...RequestOption) error {
-	if err := firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)); err != nil {
+	if err := s.c.admit(firstError(checkID("taskID", taskID), checkID("attachmentID", attachmentID)), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/tasks/", taskID, "/attachments/", attachmentID), nil, nil, nil, opts)
 }
 
-// UploadParams names the file Upload stores; its size comes from the data.
+// UploadParams names the file Upload or UploadReader stores; its size comes
+// from the data (Upload) or the size argument (UploadReader).
 type UploadParams struct {
 	Filename    string
 	ContentType string
 	WorkerID    string // optional: credits the file to a worker
 }
 
-// Upload stores data as a file on a task in one call: Create with the size
-// of data, PUT data to the presigned URL with its headers exactly as given
-// (no API key goes to storage), then Confirm. A storage answer outside 2xx
-// is an *APIError with code CodeUploadFailed and the storage's status; the
-// attachment then stays pending and Confirm is not called. opts apply to
-// the two API calls; the storage PUT takes only their HTTP client and
-// timeout, never their headers.
+// Upload stores data as a file on a task in one call; it is UploadReader
+// over bytes.NewReader(data), so its storage PUT is retried as
+// UploadReader's is.
 func (s *AttachmentsService) Upload(ctx context.Context, taskID string, data []byte, p UploadParams, opts ...RequestOption) (*Attachment, error) {
-	return s.files().upload(ctx, taskID, data, func() (*CreatedAttachment, error) {
+	return s.UploadReader(ctx, taskID, bytes.NewReader(data), int64(len(data)), p, opts...)
+}
+
+// UploadReader stores size bytes read from body as a file on a task in one
+// call: Create with size, PUT the bytes to the presigned URL with its
+// headers exactly as given, then Confirm. The PUT goes through the
+// client's attempts (HTTP client, timeout, retries, backoff, logger and
+// middlewares, as operation id "storage.upload") but carries none of the
+// API's headers: no API key, no Idempotency-Key, no WithHeader value.
+//
+// The body is streamed, never held whole in memory. A failed PUT is
+// retried only when body can be read again: an io.Seeker (a file, a
+// bytes.Reader) is rewound to where it stood for each attempt; any other
+// reader gets a single attempt. body must yield at least size bytes; only
+// the first size are sent.
+//
+// A storage answer outside 2xx is an *APIError with code CodeUploadFailed
+// and the storage's status; the attachment then stays pending and Confirm
+// is not called. The presigned URL never appears in an error.
+//
+// It sends tasks.attachments.create (POST /tasks/{id}/attachments), the
+// storage PUT and tasks.attachments.confirm (POST
+// /tasks/{id}/attachments/{attachmentId}/confirm).
+func (s *AttachmentsService) UploadReader(ctx context.Context, taskID string, body io.Reader, size int64, p UploadParams, opts ...RequestOption) (*Attachment, error) {
+	return s.files().upload(ctx, taskID, body, size, func() (*CreatedAttachment, error) {
 		return s.Create(ctx, taskID, CreateAttachmentParams{
-			Filename: p.Filename, ContentType: p.ContentType, SizeBytes: int64(len(data)), WorkerID: p.WorkerID,
+			Filename: p.Filename, ContentType: p.ContentType, SizeBytes: size, WorkerID: p.WorkerID,
 		}, opts...)
 	}, opts)
 }
 
-// put sends the bytes to storage over the call's HTTP client (so its
-// timeout applies). It does not go through the API chokepoint: storage is
-// another host that must see neither the API key nor the API's retries and
-// headers. The presigned URL is a credential too, so errors leave it out.
-func put(ctx context.Context, hc *http.Client, up AttachmentUpload, data []byte) error {
-	method := up.Method
-	if method == "" {
-		method = http.MethodPut
-	}
-	req, err := http.NewRequestWithContext(ctx, method, up.URL, bytes.NewReader(data))
-	if err != nil {
-		return fmt.Errorf("taskrouting: attachment upload: bad upload URL")
-	}
-	for name, value := range up.Headers {
-		req.Header[name] = []string{value} // verbatim: the names are part of the signature
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return fmt.Errorf("taskrouting: attachment upload: %w", ctxErr)
-		}
-		return fmt.Errorf("taskrouting: attachment upload: storage unreachable")
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return &APIError{
-			StatusCode: resp.StatusCode,
-			Code:       CodeUploadFailed,
-			Message:    fmt.Sprintf("storage answered %d to the upload", resp.StatusCode),
-			Method:     method,
-			Path:       "(presigned upload URL)",
-		}
-	}
-	return nil
+// Open streams an attachment's bytes: it asks for a download URL (as
+// Download does) and GETs it through the client's attempts (operation id
+// "storage.download"), returning the body unread. Close it when done. The
+// call's timeout (WithTimeout, 60 s by default) bounds reading the whole
+// body too; for a large file give the call WithTimeout(0) and bound it
+// with the context. A storage answer outside 2xx is an *APIError with code
+// CodeDownloadFailed and the storage's status.
+//
+// It sends tasks.attachments.download (GET
+// /tasks/{id}/attachments/{attachmentId}/download), then the storage GET.
+func (s *AttachmentsService) Open(ctx context.Context, taskID, attachmentID string, opts ...RequestOption) (*AttachmentContent, error) {
+	return s.files().open(ctx, taskID, attachmentID, opts)
 }

@@ -182,7 +182,7 @@ type BookingService struct{ c *Client }
 //
 // API: tasks.booking.candidates, GET /tasks/{id}/booking/candidates
 func (s *BookingService) Candidates(ctx context.Context, taskID string, opts ...RequestOption) ([]SlotCandidate, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
 	var out struct {
@@ -200,7 +200,7 @@ func (s *BookingService) Candidates(ctx context.Context, taskID string, opts ...
 //
 // API: tasks.booking.set, POST /tasks/{id}/booking
 func (s *BookingService) Set(ctx context.Context, taskID string, p SetBookingParams, opts ...RequestOption) (*SlotBooking, error) {
-	if err := firstError(checkID("taskID", taskID), checkLen("SetBookingParams.WorkerID", p.WorkerID, 1, 128)); err != nil {
+	if err := s.c.admit(firstError(checkID("taskID", taskID), checkLen("SetBookingParams.WorkerID", p.WorkerID, 1, 128)), opts); err != nil {
 		return nil, err
 	}
 	var out struct {
@@ -217,7 +217,7 @@ func (s *BookingService) Set(ctx context.Context, taskID string, p SetBookingPar
 //
 // API: tasks.booking.release, DELETE /tasks/{id}/booking
 func (s *BookingService) Release(ctx context.Context, taskID string, opts ...RequestOption) error {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/tasks/", taskID, "/booking"), nil, nil, nil, opts)
@@ -231,7 +231,7 @@ func (s *TasksService) Bookings(ctx context.Context, p BookingsParams, opts ...R
 	if p.From.IsZero() || p.To.IsZero() || p.From.UnixMilli() < 0 || p.To.UnixMilli() < 0 {
 		return nil, &ParamError{Param: "BookingsParams.From/To", Problem: "must both be set, not before 1970"}
 	}
-	if err := checkLen("BookingsParams.WorkerID", p.WorkerID, 0, 128); err != nil {
+	if err := s.c.admit(checkLen("BookingsParams.WorkerID", p.WorkerID, 0, 128), opts); err != nil {
 		return nil, err
 	}
 	q := url.Values{}

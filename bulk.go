@@ -72,7 +72,7 @@ func (s *TasksService) CreateAll(ctx context.Context, tasks []CreateTaskParams, 
 	var pending []int
 	for i, p := range tasks {
 		run.rep.Entries[i].Index = i
-		if err := p.validate(); err != nil {
+		if err := s.c.admit(p.validate(), opts); err != nil {
 			run.rep.Entries[i].Err = entryParamError(i, err)
 			continue
 		}

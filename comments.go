@@ -79,7 +79,7 @@ type TaskCommentsService struct{ c *Client }
 //
 // API: tasks.comments.add, POST /tasks/{id}/comments
 func (s *TaskCommentsService) Add(ctx context.Context, taskID string, p AddCommentParams, opts ...RequestOption) (*Comment, error) {
-	if err := firstError(checkID("taskID", taskID), p.validate()); err != nil {
+	if err := s.c.admit(firstError(checkID("taskID", taskID), p.validate()), opts); err != nil {
 		return nil, err
 	}
 	var out struct {
@@ -110,11 +110,14 @@ func (s *TaskCommentsService) List(ctx context.Context, taskID string, p ListCom
 // commentPageAt fetches one page of comments under prefix ("/tasks/" or,
 // on the worker plane, "/portal/tasks/"); both planes page alike.
 func commentPageAt(ctx context.Context, c *Client, prefix, taskID string, p ListCommentsParams, opts []RequestOption) (*CommentPage, error) {
-	if err := firstError(checkID("taskID", taskID), checkLen("ListCommentsParams.Cursor", p.Cursor, 0, 512)); err != nil {
+	if err := c.admit(firstError(checkID("taskID", taskID), checkLen("ListCommentsParams.Cursor", p.Cursor, 0, 512)), opts); err != nil {
 		return nil, err
 	}
-	if p.Limit < 0 || p.Limit > 100 {
+	if p.Limit < 0 {
 		return nil, &ParamError{Param: "ListCommentsParams.Limit", Problem: "must be 1-100, or 0 for the server's default"}
+	}
+	if err := c.admit(checkRange("ListCommentsParams.Limit", float64(p.Limit), 0, 100), opts); err != nil {
+		return nil, err
 	}
 	q := url.Values{}
 	if p.Cursor != "" {
@@ -163,7 +166,7 @@ func allComments(p ListCommentsParams, page func(ListCommentsParams) (*CommentPa
 //
 // API: tasks.comments.remove, DELETE /tasks/{id}/comments/{commentId}
 func (s *TaskCommentsService) Remove(ctx context.Context, taskID, commentID string, opts ...RequestOption) error {
-	if err := firstError(checkID("taskID", taskID), checkID("commentID", commentID)); err != nil {
+	if err := s.c.admit(firstError(checkID("taskID", taskID), checkID("commentID", commentID)), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/tasks/", taskID, "/comments/", commentID), nil, nil, nil, opts)

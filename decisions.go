@@ -192,10 +192,10 @@ func (s *DecisionsService) Complete(ctx context.Context, taskID, workerID string
 // planes, which differ only in the path's root ("/tasks/" or
 // "/portal/tasks/"), its last segment and the optional result.
 func (c *Client) answerTask(ctx context.Context, root, taskID, verb, workerID string, result any, opts []RequestOption) (*TaskRef, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
-	if err := firstError(checkID("workerID", workerID), checkLen("workerID", workerID, 1, 128)); err != nil {
+	if err := c.admit(firstError(checkID("workerID", workerID), checkLen("workerID", workerID, 1, 128)), opts); err != nil {
 		return nil, err
 	}
 	in := struct {

@@ -67,7 +67,8 @@
 // SupervisorClient is the supervisor plane: a crew lead, signed in by
 // redeeming a single-use link (AcceptInvite), who reads the live board
 // (Overview) and unblocks work within a workspace or one team (SetPriority,
-// Assign, SetAvailability, Unpark); its actions are never retried. Both
+// Assign, SetAvailability, Unpark); its actions carry no idempotency key and
+// are retried only when an attempt cannot have been applied. Both
 // session planes also register push targets and fetch voice ICE servers.
 //
 // The service announces each match with a signed task.matched webhook:
@@ -93,7 +94,7 @@
 //		taskrouting.WithResponseInto(&resp))    // status, headers, request id, attempts
 //
 // WithTimeout, WithMaxRetries, WithRetryWait, WithMaxRetryAfter,
-// WithHeader and WithMiddleware work in both places. WithHTTPClient,
+// WithHeader, WithMiddleware and WithoutLimitChecks work in both places. WithHTTPClient,
 // WithLogger and WithUserAgent shape a client; WithIdempotencyKey,
 // WithResponseInto and WithJSONSet belong to one call. An option given in the wrong place is a *ParamError,
 // and a call refused that way sends nothing.
@@ -106,7 +107,12 @@
 // ErrConflict, ErrRateLimited, ErrPlanLimit, ErrServer and the code
 // sentinels (ErrTaskExists, ErrBacklogFull, ErrInvalidState,
 // ErrIdempotencyKey). A caller mistake, such as an empty id, is a
-// *ParamError (ErrInvalidParams) returned before any request is sent.
+// *ParamError (ErrInvalidParams) returned before any request is sent; so
+// is a value over one of the platform's published limits (a length, a
+// count, a range, an enumeration), with ParamError.Limit set.
+// WithoutLimitChecks, at the client or on a call, sends such values and
+// lets the server's answer decide, for a limit the platform has raised
+// since this version.
 // APIError.RequestID is the answer's X-Request-Id: quote it when reporting
 // a failed call (a success's is on Response, via WithResponseInto).
 //
@@ -142,8 +148,23 @@
 // WithMaxRetryAfter, or than the time left before the context's deadline,
 // is not waited for: the call returns the *APIError with RetryAfter set.
 // Cancelling the context stops a call at once, also while it waits. Every
-// POST carries an Idempotency-Key, generated once per call and reused on
-// each retry, so a retried create never makes two tasks.
+// workspace-plane POST carries an Idempotency-Key, generated once per call
+// and reused on each retry, so a retried create never makes two tasks.
+//
+// A write without a key (a worker- or supervisor-plane POST, any PATCH or
+// DELETE) is retried only when the attempt cannot have been applied: no
+// connection was made (the dial failed), or the answer says the request
+// was not run (429, or 503 with Retry-After). After a lost answer, a
+// timeout or another 5xx it is not repeated, since a repeat of an applied
+// write answers as a repeat does (a second Complete is ErrInvalidState, a
+// second StartBreak ErrBreakAlreadyOpen, a second DELETE 404). A lost
+// answer or timeout of any write comes back matching ErrOutcomeUnknown.
+// Reads, PUTs (a whole replacement) and keyed POSTs are retried after any
+// retryable failure. For the writes whose outcome can be read back, the
+// Ensure forms settle it: EnsureAccepted, EnsureCompleted, EnsureRejected
+// (on Client.Decisions and WorkerClient), EnsureBreakStarted and
+// EnsureBreakEnded (WorkerClient) read the state after an ambiguous failure
+// or a repeat's 409 and return success when the state asked for holds.
 //
 // # Time
 //

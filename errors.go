@@ -144,6 +144,10 @@ func (e *APIError) Is(target error) bool {
 type ParamError struct {
 	Param   string // Go name of the argument or field, e.g. "taskID"
 	Problem string // what is wrong, e.g. "must not be empty"
+	// Limit is true when the value breaks a limit of today's platform (a
+	// length, count, range or enumeration) rather than being a mistake;
+	// WithoutLimitChecks sends such a value to the server instead.
+	Limit bool
 }
 
 // Error returns "taskrouting: invalid parameter <param>: <problem>".

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	taskrouting "github.com/taskrouting/taskrouting-go"
 )
@@ -156,4 +157,44 @@ func ExampleAttachmentsService_Remove() {
 	list, _ := c.Tasks.Attachments.List(ctx, "task_8fk2")
 	fmt.Println(len(list))
 	// Output: 0
+}
+
+func ExampleAttachmentsService_UploadReader() {
+	c, sb := newSandbox()
+	defer sb.Close()
+	sb.task("task_8fk2", 50, "billing")
+	ctx := context.Background()
+
+	// Any io.Reader with its size; a file (an io.Seeker) is rewound and
+	// sent again if storage fails, any other reader is sent once.
+	report := strings.NewReader("quarterly figures")
+	a, err := c.Tasks.Attachments.UploadReader(ctx, "task_8fk2", report, report.Size(),
+		taskrouting.UploadParams{Filename: "report.txt", ContentType: "text/plain"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(a.Filename, a.SizeBytes, a.Status)
+	// Output: report.txt 17 ready
+}
+
+func ExampleAttachmentsService_Open() {
+	c, sb := newSandbox()
+	defer sb.Close()
+	sb.task("task_8fk2", 50, "billing")
+	a := sb.attach("task_8fk2", "notes.txt", []byte("call back at 3"))
+
+	content, err := c.Tasks.Attachments.Open(context.Background(), "task_8fk2", a.ID)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer content.Close()
+	data, err := io.ReadAll(content)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(content.ContentType, content.Size, string(data))
+	// Output: text/plain 14 call back at 3
 }

@@ -290,7 +290,7 @@ func (s *StatsService) Workers(ctx context.Context, p WorkerStatsParams, opts ..
 		return nil, err
 	}
 	if p.TeamID != "" {
-		if err := checkLen("WorkerStatsParams.TeamID", p.TeamID, 1, 64); err != nil {
+		if err := s.c.admit(checkLen("WorkerStatsParams.TeamID", p.TeamID, 1, 64), opts); err != nil {
 			return nil, err
 		}
 		q.Set("teamId", p.TeamID)
@@ -306,7 +306,7 @@ func (s *StatsService) Workers(ctx context.Context, p WorkerStatsParams, opts ..
 //
 // API: history.workerTimeseries, GET /stats/workers/{workerId}/timeseries
 func (s *StatsService) WorkerTimeseries(ctx context.Context, workerID string, p StatsWindow, opts ...RequestOption) (*WorkerTimeseries, error) {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return nil, err
 	}
 	q, err := p.values("StatsWindow")

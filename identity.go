@@ -108,10 +108,10 @@ func (w WorkerIdentity) MarshalJSON() ([]byte, error) {
 //
 // API: identities.create, POST /workers/{workerId}/identity
 func (s *WorkersService) SetIdentity(ctx context.Context, workerID string, p SetIdentityParams, opts ...RequestOption) (*WorkerIdentity, error) {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return nil, err
 	}
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	var out struct {
@@ -131,7 +131,7 @@ func (s *WorkersService) SetIdentity(ctx context.Context, workerID string, p Set
 //
 // API: identities.remove, DELETE /workers/{workerId}/identity
 func (s *WorkersService) RemoveIdentity(ctx context.Context, workerID string, opts ...RequestOption) error {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/workers/", workerID, "/identity"), nil, nil, nil, opts)

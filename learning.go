@@ -63,7 +63,7 @@ func (s *LearningService) Status(ctx context.Context, opts ...RequestOption) (*L
 //
 // API: learning.workerStats, GET /learning/workers/{workerId}
 func (s *LearningService) WorkerStats(ctx context.Context, workerID string, opts ...RequestOption) (*WorkerLearningStats, error) {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return nil, err
 	}
 	out := new(WorkerLearningStats)

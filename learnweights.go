@@ -79,7 +79,7 @@ func checkWorkerBatch(ids []string) error {
 func (s *LearningService) PreviewWeights(ctx context.Context, p PreviewWeightsParams, opts ...RequestOption) ([]LearnedWeights, error) {
 	q := url.Values{}
 	if p.WorkerID != "" {
-		if err := checkLen("PreviewWeightsParams.WorkerID", p.WorkerID, 1, 128); err != nil {
+		if err := s.c.admit(checkLen("PreviewWeightsParams.WorkerID", p.WorkerID, 1, 128), opts); err != nil {
 			return nil, err
 		}
 		q.Set("workerId", p.WorkerID)
@@ -105,7 +105,7 @@ func (s *LearningService) PreviewWeights(ctx context.Context, p PreviewWeightsPa
 //
 // API: learning.applyWeights, POST /learning/weights/apply
 func (s *LearningService) ApplyWeights(ctx context.Context, p ApplyWeightsParams, opts ...RequestOption) (map[string]map[string]float64, error) {
-	if err := checkWorkerBatch(p.WorkerIDs); err != nil {
+	if err := s.c.admit(checkWorkerBatch(p.WorkerIDs), opts); err != nil {
 		return nil, err
 	}
 	var out struct {
@@ -123,7 +123,7 @@ func (s *LearningService) ApplyWeights(ctx context.Context, p ApplyWeightsParams
 //
 // API: learning.revertWeights, POST /learning/weights/revert
 func (s *LearningService) RevertWeights(ctx context.Context, workerIDs []string, opts ...RequestOption) (*RevertedWeights, error) {
-	if err := checkWorkerBatch(workerIDs); err != nil {
+	if err := s.c.admit(checkWorkerBatch(workerIDs), opts); err != nil {
 		return nil, err
 	}
 	body := struct {
@@ -141,7 +141,7 @@ func (s *LearningService) RevertWeights(ctx context.Context, workerIDs []string,
 //
 // API: learning.feedback, POST /tasks/{taskId}/feedback
 func (s *LearningService) Feedback(ctx context.Context, taskID string, signals map[string]float64, opts ...RequestOption) error {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return err
 	}
 	if signals == nil {
@@ -158,7 +158,7 @@ func (s *LearningService) Feedback(ctx context.Context, taskID string, signals m
 //
 // API: learning.reward, POST /tasks/{taskId}/reward
 func (s *LearningService) Reward(ctx context.Context, taskID string, reward float64, opts ...RequestOption) error {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return err
 	}
 	body := struct {
@@ -172,11 +172,11 @@ func (s *LearningService) Reward(ctx context.Context, taskID string, reward floa
 //
 // API: learning.feedbackBulk, POST /learning/feedback
 func (s *LearningService) FeedbackBulk(ctx context.Context, items []FeedbackItem, opts ...RequestOption) ([]FeedbackResult, error) {
-	if err := checkCount("items", len(items), 0, maxLearningBatch); err != nil {
+	if err := s.c.admit(checkCount("items", len(items), 0, maxLearningBatch), opts); err != nil {
 		return nil, err
 	}
 	for i, it := range items {
-		if err := checkLen("items["+strconv.Itoa(i)+"].TaskID", it.TaskID, 1, 128); err != nil {
+		if err := s.c.admit(checkLen("items["+strconv.Itoa(i)+"].TaskID", it.TaskID, 1, 128), opts); err != nil {
 			return nil, err
 		}
 	}

@@ -153,7 +153,10 @@ func (ci *CallInfo) Method() string { return ci.method }
 
 // OperationID is the operation's id in api/openapi.json, e.g.
 // "tasks.create", or "" when the method and path match no operation there
-// (a call sent with Client.Do to a path the contract lacks).
+// (a call sent with Client.Do to a path the contract lacks). The storage
+// requests of an attachment, sent to presigned URLs outside the API, are
+// "storage.upload" and "storage.download" (UploadReader, Open); their
+// path is a placeholder, never the URL.
 func (ci *CallInfo) OperationID() string { return ci.operation().id }
 
 // PathTemplate is the operation's path in api/openapi.json, with ids as

@@ -158,7 +158,7 @@ func (s *NotificationChannelsService) List(ctx context.Context, opts ...RequestO
 //
 // API: notifications.channels.create, POST /notification-channels
 func (s *NotificationChannelsService) Create(ctx context.Context, p CreateNotificationChannelParams, opts ...RequestOption) (*NotificationChannel, error) {
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	out := new(NotificationChannel)
@@ -173,7 +173,7 @@ func (s *NotificationChannelsService) Create(ctx context.Context, p CreateNotifi
 //
 // API: notifications.channels.get, GET /notification-channels/{id}
 func (s *NotificationChannelsService) Get(ctx context.Context, channelID string, opts ...RequestOption) (*NotificationChannel, error) {
-	if err := checkID("channelID", channelID); err != nil {
+	if err := s.c.admit(checkID("channelID", channelID), opts); err != nil {
 		return nil, err
 	}
 	out := new(NotificationChannel)
@@ -187,7 +187,7 @@ func (s *NotificationChannelsService) Get(ctx context.Context, channelID string,
 //
 // API: notifications.channels.update, PATCH /notification-channels/{id}
 func (s *NotificationChannelsService) Update(ctx context.Context, channelID string, p UpdateNotificationChannelParams, opts ...RequestOption) (*NotificationChannel, error) {
-	if err := firstError(checkID("channelID", channelID), p.validate()); err != nil {
+	if err := s.c.admit(firstError(checkID("channelID", channelID), p.validate()), opts); err != nil {
 		return nil, err
 	}
 	out := new(NotificationChannel)
@@ -202,7 +202,7 @@ func (s *NotificationChannelsService) Update(ctx context.Context, channelID stri
 //
 // API: notifications.channels.remove, DELETE /notification-channels/{id}
 func (s *NotificationChannelsService) Remove(ctx context.Context, channelID string, opts ...RequestOption) error {
-	if err := checkID("channelID", channelID); err != nil {
+	if err := s.c.admit(checkID("channelID", channelID), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/notification-channels/", channelID), nil, nil, nil, opts)

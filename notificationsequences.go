@@ -179,7 +179,7 @@ func (s *NotificationSequencesService) List(ctx context.Context, opts ...Request
 //
 // API: notifications.sequences.create, POST /notification-sequences
 func (s *NotificationSequencesService) Create(ctx context.Context, p CreateNotificationSequenceParams, opts ...RequestOption) (*NotificationSequence, error) {
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	out := new(NotificationSequence)
@@ -193,7 +193,7 @@ func (s *NotificationSequencesService) Create(ctx context.Context, p CreateNotif
 //
 // API: notifications.sequences.get, GET /notification-sequences/{id}
 func (s *NotificationSequencesService) Get(ctx context.Context, sequenceID string, opts ...RequestOption) (*NotificationSequence, error) {
-	if err := checkID("sequenceID", sequenceID); err != nil {
+	if err := s.c.admit(checkID("sequenceID", sequenceID), opts); err != nil {
 		return nil, err
 	}
 	out := new(NotificationSequence)
@@ -208,7 +208,7 @@ func (s *NotificationSequencesService) Get(ctx context.Context, sequenceID strin
 //
 // API: notifications.sequences.update, PATCH /notification-sequences/{id}
 func (s *NotificationSequencesService) Update(ctx context.Context, sequenceID string, p UpdateNotificationSequenceParams, opts ...RequestOption) (*NotificationSequence, error) {
-	if err := firstError(checkID("sequenceID", sequenceID), p.validate()); err != nil {
+	if err := s.c.admit(firstError(checkID("sequenceID", sequenceID), p.validate()), opts); err != nil {
 		return nil, err
 	}
 	out := new(NotificationSequence)
@@ -222,7 +222,7 @@ func (s *NotificationSequencesService) Update(ctx context.Context, sequenceID st
 //
 // API: notifications.sequences.remove, DELETE /notification-sequences/{id}
 func (s *NotificationSequencesService) Remove(ctx context.Context, sequenceID string, opts ...RequestOption) error {
-	if err := checkID("sequenceID", sequenceID); err != nil {
+	if err := s.c.admit(checkID("sequenceID", sequenceID), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/notification-sequences/", sequenceID), nil, nil, nil, opts)

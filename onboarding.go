@@ -174,7 +174,7 @@ func (s *WorkersService) ListIdentities(ctx context.Context, opts ...RequestOpti
 //
 // API: identities.invite, POST /worker-identities/invite
 func (s *WorkersService) Invite(ctx context.Context, p InviteParams, opts ...RequestOption) (*Invite, error) {
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	out := new(Invite)
@@ -189,7 +189,7 @@ func (s *WorkersService) Invite(ctx context.Context, p InviteParams, opts ...Req
 //
 // API: identities.resendInvite, POST /worker-identities/{workerId}/invite/resend
 func (s *WorkersService) ResendInvite(ctx context.Context, workerID string, opts ...RequestOption) (*Invite, error) {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return nil, err
 	}
 	out := new(Invite)
@@ -204,10 +204,10 @@ func (s *WorkersService) ResendInvite(ctx context.Context, workerID string, opts
 //
 // API: identities.update, PATCH /workers/{workerId}/identity
 func (s *WorkersService) UpdateIdentity(ctx context.Context, workerID string, p UpdateIdentityParams, opts ...RequestOption) (*WorkerIdentity, error) {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return nil, err
 	}
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	var out struct {
@@ -339,7 +339,7 @@ type JoinLinksService struct{ c *Client }
 //
 // API: joinLinks.create, POST /join-links
 func (s *JoinLinksService) Create(ctx context.Context, p CreateJoinLinkParams, opts ...RequestOption) (*CreatedJoinLink, error) {
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	out := new(CreatedJoinLink)
@@ -366,7 +366,7 @@ func (s *JoinLinksService) List(ctx context.Context, opts ...RequestOption) ([]J
 //
 // API: joinLinks.revoke, DELETE /join-links/{id}
 func (s *JoinLinksService) Revoke(ctx context.Context, linkID string, opts ...RequestOption) error {
-	if err := checkID("linkID", linkID); err != nil {
+	if err := s.c.admit(checkID("linkID", linkID), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/join-links/", linkID), nil, nil, nil, opts)

@@ -50,6 +50,7 @@ type config struct {
 	idempotencyKey string
 	response       *Response
 	jsonSet        []jsonSet // WithJSONSet, applied in order to the encoded body
+	skipLimits     bool      // WithoutLimitChecks: send values over the platform's limits
 
 	// Set only by this package's own calls, never by a caller:
 	bearerSet bool     // send bearer instead of the client's credential

@@ -119,7 +119,7 @@ func (s *RecurringService) List(ctx context.Context, opts ...RequestOption) ([]R
 //
 // API: tasks.recurring.remove, DELETE /tasks/recurring/{id}
 func (s *RecurringService) Remove(ctx context.Context, templateID string, p RemoveRecurringParams, opts ...RequestOption) error {
-	if err := checkID("templateID", templateID); err != nil {
+	if err := s.c.admit(checkID("templateID", templateID), opts); err != nil {
 		return err
 	}
 	var q url.Values

@@ -114,10 +114,14 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 	}
 
 	run := c.newCallRun(cfg, method, path, info)
+	run.repeatable = safeToRepeat(req.Request)
 	resp, err := runMiddleware(cfg.middleware, req, run)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 			err = fmt.Errorf("%w (%w)", ctxErr, err)
+		} else if ctxErr == nil && run.reached && writeMethod(method) && !errors.Is(err, ErrCrossOriginRedirect) {
+			// An attempt got to the server and no answer says what it did.
+			err = fmt.Errorf("%w: %w", ErrOutcomeUnknown, err)
 		}
 		return fmt.Errorf("taskrouting: %s %s: %w", method, path, err)
 	}

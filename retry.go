@@ -23,6 +23,16 @@ type callRun struct {
 	logger        *slog.Logger
 	attempts      attemptLog
 	info          *CallInfo // what CallInfoFromContext reports to middlewares
+
+	// reached is set once an attempt may have been applied by the server
+	// (it got past the dial and did not come back with notApplied), so a
+	// write's final transport error is marked ErrOutcomeUnknown.
+	reached bool
+	// repeatable is safeToRepeat of the call's request.
+	repeatable bool
+	// scrub, when set, rewrites an attempt's transport error before it is
+	// logged or recorded (a presigned URL is a credential).
+	scrub func(error) error
 }
 
 // newCallRun configures go-retryablehttp for one call, with the call's
@@ -52,8 +62,23 @@ func (c *Client) newCallRun(cfg config, method, path string, info *CallInfo) *ca
 // A Retry-After longer than the cap or than the time left before the
 // context's deadline is not waited for: the response is handed back so the
 // caller sees the 429 or 503, with RetryAfter, and can reschedule.
+//
+// A write that is not safe to repeat (safeToRepeat: a POST without a key,
+// PATCH, DELETE) is retried only when the attempt cannot have been applied
+// (notApplied): a blind repeat of an applied write would turn its success
+// into a 409 or 404.
 func (run *callRun) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if run.scrub != nil {
+		err = run.scrub(err)
+	}
 	retry, stop := run.c.classify(ctx, resp, err, run.maxRetryAfter)
+	applied := !notApplied(resp, err)
+	if applied {
+		run.reached = true
+		if !run.repeatable {
+			retry = false
+		}
+	}
 	// The library asks checkRetry even after the last allowed attempt.
 	retried := retry && stop == nil && run.attempts.attempt <= run.attempts.maxRetries
 	run.c.logAttempt(ctx, run.logger, &run.attempts, resp, err, retried)

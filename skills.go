@@ -119,7 +119,7 @@ type skillList struct {
 //
 // API: skills.create, POST /skills
 func (s *SkillsService) Create(ctx context.Context, p CreateSkillParams, opts ...RequestOption) (*Skill, error) {
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	out := new(Skill)
@@ -133,7 +133,7 @@ func (s *SkillsService) Create(ctx context.Context, p CreateSkillParams, opts ..
 //
 // API: skills.list, GET /skills
 func (s *SkillsService) List(ctx context.Context, p ListSkillsParams, opts ...RequestOption) ([]Skill, error) {
-	if err := firstError(checkLen("ListSkillsParams.Query", p.Query, 0, 128), checkLimit("ListSkillsParams.Limit", p.Limit, 100)); err != nil {
+	if err := s.c.admit(firstError(checkLen("ListSkillsParams.Query", p.Query, 0, 128), checkLimit("ListSkillsParams.Limit", p.Limit, 100)), opts); err != nil {
 		return nil, err
 	}
 	q := url.Values{}
@@ -155,7 +155,7 @@ func (s *SkillsService) List(ctx context.Context, p ListSkillsParams, opts ...Re
 //
 // API: skills.patch, PATCH /skills/{id}
 func (s *SkillsService) Patch(ctx context.Context, id string, p PatchSkillParams, opts ...RequestOption) (*Skill, error) {
-	if err := firstError(checkID("id", id), p.validate()); err != nil {
+	if err := s.c.admit(firstError(checkID("id", id), p.validate()), opts); err != nil {
 		return nil, err
 	}
 	out := new(Skill)
@@ -169,7 +169,7 @@ func (s *SkillsService) Patch(ctx context.Context, id string, p PatchSkillParams
 //
 // API: skills.get, GET /skills/{id}
 func (s *SkillsService) Get(ctx context.Context, id string, opts ...RequestOption) (*Skill, error) {
-	if err := checkID("id", id); err != nil {
+	if err := s.c.admit(checkID("id", id), opts); err != nil {
 		return nil, err
 	}
 	out := new(Skill)
@@ -185,7 +185,7 @@ func (s *SkillsService) Get(ctx context.Context, id string, opts ...RequestOptio
 //
 // API: skills.remove, DELETE /skills/{id}
 func (s *SkillsService) Remove(ctx context.Context, id string, opts ...RequestOption) error {
-	if err := checkID("id", id); err != nil {
+	if err := s.c.admit(checkID("id", id), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/skills/", id), nil, nil, nil, opts)
@@ -195,7 +195,7 @@ func (s *SkillsService) Remove(ctx context.Context, id string, opts ...RequestOp
 //
 // API: skills.suggest, GET /skills/suggest
 func (s *SkillsService) Suggest(ctx context.Context, p SuggestSkillsParams, opts ...RequestOption) ([]Skill, error) {
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	q := url.Values{}

@@ -43,7 +43,7 @@ type ExpiringSkill struct {
 //
 // API: skills.expiring, GET /skills/expiring
 func (s *SkillsService) Expiring(ctx context.Context, p ExpiringSkillsParams, opts ...RequestOption) (*ExpiringSkills, error) {
-	if err := checkDay("ExpiringSkillsParams.AsOf", p.AsOf); err != nil {
+	if err := s.c.admit(checkDay("ExpiringSkillsParams.AsOf", p.AsOf), opts); err != nil {
 		return nil, err
 	}
 	if p.WithinDays != nil && *p.WithinDays < 0 {

@@ -208,7 +208,7 @@ func (s *StatsService) Get(ctx context.Context, opts ...RequestOption) (*Workspa
 func (s *StatsService) SLA(ctx context.Context, tag string, opts ...RequestOption) (*SLAStats, error) {
 	var q url.Values
 	if tag != "" {
-		if err := checkLen("tag", tag, 1, 128); err != nil {
+		if err := s.c.admit(checkLen("tag", tag, 1, 128), opts); err != nil {
 			return nil, err
 		}
 		q = url.Values{"tag": {tag}}
@@ -227,7 +227,7 @@ func (s *StatsService) SLA(ctx context.Context, tag string, opts ...RequestOptio
 func (s *StatsService) QueueAudit(ctx context.Context, p QueueAuditParams, opts ...RequestOption) (*QueueAudit, error) {
 	q := url.Values{}
 	if p.Limit != 0 {
-		if err := checkRange("QueueAuditParams.Limit", float64(p.Limit), 1, 200); err != nil {
+		if err := s.c.admit(checkRange("QueueAuditParams.Limit", float64(p.Limit), 1, 200), opts); err != nil {
 			return nil, err
 		}
 		q.Set("limit", strconv.Itoa(p.Limit))

@@ -22,9 +22,12 @@ import (
 //
 // It shares Client's request path, options and error types, but tracks no
 // quota and sends no Idempotency-Key. Reads (GET) are retried as on the
-// other planes; actions (POST, DELETE) are never retried, whatever
-// WithMaxRetries says: without an idempotency key a retried assignment could
-// move a task twice. It is safe for concurrent use.
+// other planes; actions (POST, DELETE), which carry no key, are retried only
+// when the attempt cannot have been applied (no connection made, 429, or
+// 503 with Retry-After; see the package documentation): a blind repeat of
+// an applied assignment could move a task twice. After any other failure
+// the error matches ErrOutcomeUnknown when the server may have acted. It
+// is safe for concurrent use.
 type SupervisorClient struct {
 	// c carries the session in c.creds. Behind a pointer, so %v of a
 	// SupervisorClient value prints an address, never the token.
@@ -225,21 +228,22 @@ func (s *SupervisorClient) Entry(ctx context.Context, opts ...RequestOption) (*S
 }
 
 // AcceptInvite redeems a supervisor link's token and adopts the session
-// for every later call. It is sent without a session token and is never
-// retried (the link is single-use). An unknown, used, revoked or expired
+// for every later call. It is sent without a session token and, as every
+// action, retried only when the attempt cannot have been applied (the link
+// is single-use, so a blind repeat would end in ErrInvalidToken). An unknown, used, revoked or expired
 // link is one answer, 400 invalid_token (ErrInvalidToken). The link token
 // never appears in an error.
 //
 // API: supervisor.acceptInvite, POST /supervisor-auth/accept
 func (s *SupervisorClient) AcceptInvite(ctx context.Context, linkToken string, opts ...RequestOption) (*SupervisorSession, error) {
-	if err := checkLen("linkToken", linkToken, 1, math.MaxInt); err != nil {
+	if err := s.c.admit(checkLen("linkToken", linkToken, 1, math.MaxInt), opts); err != nil {
 		return nil, err
 	}
 	in := struct {
 		Token string `json:"token"`
 	}{linkToken}
 	var raw json.RawMessage
-	opts = withOwn(opts, withBearer(""), redacting(linkToken), WithMaxRetries(0))
+	opts = withOwn(opts, withBearer(""), redacting(linkToken))
 	if err := s.c.call(ctx, "POST", "/supervisor-auth/accept", nil, in, &raw, opts); err != nil {
 		return nil, err
 	}
@@ -280,7 +284,7 @@ func (s *SupervisorClient) Logout(ctx context.Context, opts ...RequestOption) er
 	if token == "" {
 		return nil
 	}
-	err := s.c.call(ctx, "POST", "/supervisor-auth/logout", nil, nil, nil, withOwn(opts, withBearer(token), WithMaxRetries(0)))
+	err := s.c.call(ctx, "POST", "/supervisor-auth/logout", nil, nil, nil, withOwn(opts, withBearer(token)))
 	if err == nil || errors.Is(err, ErrUnauthorized) {
 		s.expiry.mu.Lock()
 		if s.c.creds.bearer() == token {
@@ -332,7 +336,7 @@ func (s *SupervisorClient) Overview(ctx context.Context, opts ...RequestOption) 
 //
 // API: supervisor.setPriority, POST /supervisor/tasks/{id}/priority
 func (s *SupervisorClient) SetPriority(ctx context.Context, taskID string, priority float64, opts ...RequestOption) (*TaskPriority, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
 	if math.IsNaN(priority) || math.IsInf(priority, 0) {
@@ -356,7 +360,7 @@ func (s *SupervisorClient) SetPriority(ctx context.Context, taskID string, prior
 //
 // API: supervisor.unpark, POST /supervisor/tasks/{id}/unpark
 func (s *SupervisorClient) Unpark(ctx context.Context, taskID string, p UnparkTaskParams, opts ...RequestOption) (*TaskRef, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
 	out := new(TaskRef)
@@ -373,7 +377,7 @@ func (s *SupervisorClient) Unpark(ctx context.Context, taskID string, p UnparkTa
 //
 // API: supervisor.assign, POST /supervisor/tasks/{id}/assign
 func (s *SupervisorClient) Assign(ctx context.Context, taskID, workerID string, p SupervisorAssignParams, opts ...RequestOption) (*SupervisorAssignment, error) {
-	if err := firstError(checkID("taskID", taskID), checkID("workerID", workerID), checkLen("workerID", workerID, 1, 128)); err != nil {
+	if err := s.c.admit(firstError(checkID("taskID", taskID), checkID("workerID", workerID), checkLen("workerID", workerID, 1, 128)), opts); err != nil {
 		return nil, err
 	}
 	in := struct {
@@ -393,7 +397,7 @@ func (s *SupervisorClient) Assign(ctx context.Context, taskID, workerID string, 
 //
 // API: supervisor.setAvailability, POST /supervisor/workers/{workerId}/availability
 func (s *SupervisorClient) SetAvailability(ctx context.Context, workerID string, p SupervisorAvailabilityParams, opts ...RequestOption) (*SupervisorAvailability, error) {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return nil, err
 	}
 	if p.ReleaseBacklog && p.Available {
@@ -436,7 +440,7 @@ func (s *SupervisorClient) PushConfig(ctx context.Context, opts ...RequestOption
 //
 // API: supervisor.pushSubscribe, POST /supervisor/push/subscriptions
 func (s *SupervisorClient) PushSubscribe(ctx context.Context, p PushSubscriptionParams, opts ...RequestOption) error {
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return err
 	}
 	var ack struct {
@@ -456,18 +460,19 @@ func (s *SupervisorClient) PushSubscribe(ctx context.Context, p PushSubscription
 //
 // API: supervisor.pushUnsubscribe, DELETE /supervisor/push/subscriptions
 func (s *SupervisorClient) PushUnsubscribe(ctx context.Context, endpoint string, opts ...RequestOption) error {
-	if err := checkLen("endpoint", endpoint, 1, math.MaxInt); err != nil {
+	if err := s.c.admit(checkLen("endpoint", endpoint, 1, math.MaxInt), opts); err != nil {
 		return err
 	}
 	in := struct {
 		Endpoint string `json:"endpoint"`
 	}{endpoint}
-	return s.c.call(ctx, "DELETE", "/supervisor/push/subscriptions", nil, in, nil, withOwn(opts, WithMaxRetries(0)))
+	return s.c.call(ctx, "DELETE", "/supervisor/push/subscriptions", nil, in, nil, opts)
 }
 
-// action is a supervisor POST: never retried, whatever the options say.
+// action is a supervisor POST. It carries no key, so the chokepoint retries
+// it only when an attempt cannot have been applied (writeretry.go).
 func (s *SupervisorClient) action(ctx context.Context, path string, in, out any, opts []RequestOption) error {
-	return s.c.call(ctx, "POST", path, nil, in, out, withOwn(opts, WithMaxRetries(0)))
+	return s.c.call(ctx, "POST", path, nil, in, out, opts)
 }
 
 // SignedIn reports whether the client holds a session token. An expired

@@ -209,14 +209,15 @@ func TestSupervisorAcceptAdoptsSession(t *testing.T) {
 	assert.Equal(t, "Bearer sv_new", reqs[1].Header.Get("Authorization"))
 }
 
-// TestSupervisorActionsAreNotRetried: a supervisor action carries no
-// idempotency key, so a 503 is returned at once even with retries on; a
-// read is retried.
-func TestSupervisorActionsAreNotRetried(t *testing.T) {
+// TestSupervisorActionsRetryOnlyWhenNotApplied: a supervisor action
+// carries no idempotency key, so a 500 (which may come after the change)
+// is returned at once even with retries on, while a read is retried; a 503
+// with Retry-After (not run) is retried for both.
+func TestSupervisorActionsRetryOnlyWhenNotApplied(t *testing.T) {
 	tests := []struct {
 		name     string
 		call     func(ctx context.Context, s *SupervisorClient) error
-		attempts int
+		attempts int // after a 500, which may come after the change was made
 	}{
 		{"assign", func(ctx context.Context, s *SupervisorClient) error {
 			_, err := s.Assign(ctx, "t1", "agent_1", SupervisorAssignParams{})
@@ -248,12 +249,22 @@ func TestSupervisorActionsAreNotRetried(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			srv, rec := serveOnce(t, 500, map[string]string{"Content-Type": "application/json"},
+				`{"error":{"code":"internal_error","message":"boom"}}`)
+			s := signedInSupervisor(t, srv.URL+"/v1", WithMaxRetries(2), WithRetryWait(time.Millisecond, time.Millisecond))
+			err := tc.call(context.Background(), s)
+			require.ErrorIs(t, err, ErrServer)
+			assert.Len(t, rec.all(), tc.attempts)
+		})
+		// A 503 with Retry-After says the request was not run: every call
+		// is retried, actions included.
+		t.Run(tc.name+" after 503 with Retry-After", func(t *testing.T) {
 			srv, rec := serveOnce(t, 503, map[string]string{"Content-Type": "application/json", "Retry-After": "0"},
 				`{"error":{"code":"service_unavailable","message":"busy"}}`)
 			s := signedInSupervisor(t, srv.URL+"/v1", WithMaxRetries(2), WithRetryWait(time.Millisecond, time.Millisecond))
 			err := tc.call(context.Background(), s)
 			require.ErrorIs(t, err, ErrServer)
-			assert.Len(t, rec.all(), tc.attempts)
+			assert.Len(t, rec.all(), 3)
 		})
 	}
 }

@@ -69,11 +69,11 @@ func (r *TaskCheckReport) Errors() []TaskCheckIssue {
 //
 // API: tasks.check, POST /tasks/check
 func (s *TasksService) Check(ctx context.Context, p CreateTaskParams, opts ...RequestOption) (*TaskCheckReport, error) {
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	out := new(TaskCheckReport)
-	if err := s.c.call(ctx, "POST", "/tasks/check", nil, p, out, opts); err != nil {
+	if err := s.c.admit(s.c.call(ctx, "POST", "/tasks/check", nil, p, out, opts), opts); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -55,10 +55,10 @@ type TaskSet struct {
 //
 // API: tasks.fail, POST /tasks/{id}/fail
 func (s *TasksService) Fail(ctx context.Context, taskID string, p FailTaskParams, opts ...RequestOption) (*TaskRef, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
-	if err := firstError(checkID("FailTaskParams.WorkerID", p.WorkerID), checkLen("FailTaskParams.WorkerID", p.WorkerID, 1, 128)); err != nil {
+	if err := s.c.admit(firstError(checkID("FailTaskParams.WorkerID", p.WorkerID), checkLen("FailTaskParams.WorkerID", p.WorkerID, 1, 128)), opts); err != nil {
 		return nil, err
 	}
 	out := new(TaskRef)
@@ -83,11 +83,11 @@ func (s *TasksService) Ack(ctx context.Context, taskID, workerID string, opts ..
 //
 // API: tasks.escalate, POST /tasks/{id}/escalate
 func (s *TasksService) Escalate(ctx context.Context, taskID string, p EscalateTaskParams, opts ...RequestOption) (*EscalationStep, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
 	if p.WorkerID != "" {
-		if err := firstError(checkID("EscalateTaskParams.WorkerID", p.WorkerID), checkLen("EscalateTaskParams.WorkerID", p.WorkerID, 1, 128)); err != nil {
+		if err := s.c.admit(firstError(checkID("EscalateTaskParams.WorkerID", p.WorkerID), checkLen("EscalateTaskParams.WorkerID", p.WorkerID, 1, 128)), opts); err != nil {
 			return nil, err
 		}
 	}
@@ -103,7 +103,7 @@ func (s *TasksService) Escalate(ctx context.Context, taskID string, p EscalateTa
 //
 // API: tasks.unpark, POST /tasks/{id}/unpark
 func (s *TasksService) Unpark(ctx context.Context, taskID string, p UnparkTaskParams, opts ...RequestOption) (*TaskRef, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
 	out := new(TaskRef)

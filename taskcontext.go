@@ -62,7 +62,7 @@ type TaskContextService struct{ c *Client }
 //
 // API: tasks.context.get, GET /tasks/{id}/context
 func (s *TaskContextService) Get(ctx context.Context, taskID string, opts ...RequestOption) (*TaskContext, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
 	out := new(TaskContext)
@@ -76,7 +76,7 @@ func (s *TaskContextService) Get(ctx context.Context, taskID string, opts ...Req
 //
 // API: tasks.context.set, PUT /tasks/{id}/context
 func (s *TaskContextService) Set(ctx context.Context, taskID string, p SetTaskContextParams, opts ...RequestOption) (*TaskContext, error) {
-	if err := firstError(checkID("taskID", taskID), p.validate()); err != nil {
+	if err := s.c.admit(firstError(checkID("taskID", taskID), p.validate()), opts); err != nil {
 		return nil, err
 	}
 	out := new(TaskContext)
@@ -90,7 +90,7 @@ func (s *TaskContextService) Set(ctx context.Context, taskID string, p SetTaskCo
 //
 // API: tasks.context.clear, DELETE /tasks/{id}/context
 func (s *TaskContextService) Clear(ctx context.Context, taskID string, opts ...RequestOption) error {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/tasks/", taskID, "/context"), nil, nil, nil, opts)

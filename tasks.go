@@ -252,7 +252,7 @@ type TasksService struct {
 //
 // API: tasks.create, POST /tasks
 func (s *TasksService) Create(ctx context.Context, p CreateTaskParams, opts ...RequestOption) (*TaskRef, error) {
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	out := new(TaskRef)
@@ -266,7 +266,7 @@ func (s *TasksService) Create(ctx context.Context, p CreateTaskParams, opts ...R
 //
 // API: tasks.get, GET /tasks/{id}
 func (s *TasksService) Get(ctx context.Context, taskID string, opts ...RequestOption) (*Task, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
 	out := new(Task)
@@ -342,7 +342,7 @@ func (s *TasksService) List(ctx context.Context, p ListTasksParams, opts ...Requ
 //
 // API: tasks.cancel, DELETE /tasks/{id}
 func (s *TasksService) Cancel(ctx context.Context, taskID string, opts ...RequestOption) error {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/tasks/", taskID), nil, nil, nil, opts)
@@ -355,10 +355,10 @@ func (s *TasksService) Cancel(ctx context.Context, taskID string, opts ...Reques
 //
 // API: tasks.assign, POST /tasks/{id}/assign
 func (s *TasksService) Assign(ctx context.Context, taskID string, p AssignTaskParams, opts ...RequestOption) (*Assignment, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
-	if err := firstError(checkID("AssignTaskParams.WorkerID", p.WorkerID), checkLen("AssignTaskParams.WorkerID", p.WorkerID, 1, 128)); err != nil {
+	if err := s.c.admit(firstError(checkID("AssignTaskParams.WorkerID", p.WorkerID), checkLen("AssignTaskParams.WorkerID", p.WorkerID, 1, 128)), opts); err != nil {
 		return nil, err
 	}
 	out := new(Assignment)
@@ -372,7 +372,7 @@ func (s *TasksService) Assign(ctx context.Context, taskID string, p AssignTaskPa
 //
 // API: tasks.setPriority, PATCH /tasks/{id}
 func (s *TasksService) SetPriority(ctx context.Context, taskID string, priority float64, opts ...RequestOption) (*TaskPriority, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
 	// Not omitempty: priority 0 is a real value here.
@@ -392,10 +392,10 @@ func (s *TasksService) SetPriority(ctx context.Context, taskID string, priority 
 //
 // API: tasks.update, PATCH /tasks/{id}
 func (s *TasksService) Update(ctx context.Context, taskID string, p UpdateTaskParams, opts ...RequestOption) (*TaskUpdate, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := s.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	out := new(TaskUpdate)
@@ -410,7 +410,7 @@ func (s *TasksService) Update(ctx context.Context, taskID string, p UpdateTaskPa
 //
 // API: tasks.suggestWorkers, POST /tasks/suggest-workers
 func (s *TasksService) SuggestWorkers(ctx context.Context, p SuggestWorkersParams, opts ...RequestOption) (*Suggestion, error) {
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	out := new(Suggestion)

@@ -62,7 +62,7 @@ func (s *TasksService) CreateMany(ctx context.Context, tasks []CreateTaskParams,
 		return nil, &ParamError{Param: "tasks", Problem: "must hold 1 to " + strconv.Itoa(MaxBulkTasks) + " entries"}
 	}
 	for i, p := range tasks {
-		if err := p.validate(); err != nil {
+		if err := s.c.admit(p.validate(), opts); err != nil {
 			return nil, entryParamError(i, err)
 		}
 	}

@@ -116,7 +116,7 @@ const maxTeamMembers = 1000
 
 func checkWorkerIDs(ids []string) error {
 	if len(ids) > maxTeamMembers {
-		return &ParamError{Param: "workerIDs", Problem: "must have at most " + strconv.Itoa(maxTeamMembers) + " items"}
+		return limitError("workerIDs", "must have at most "+strconv.Itoa(maxTeamMembers)+" items")
 	}
 	for i, id := range ids {
 		if err := checkLen("workerIDs["+strconv.Itoa(i)+"]", id, 1, 128); err != nil {
@@ -133,7 +133,7 @@ type TeamsService struct{ c *Client }
 //
 // API: teams.create, POST /teams
 func (s *TeamsService) Create(ctx context.Context, p CreateTeamParams, opts ...RequestOption) (*Team, error) {
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	out := new(Team)
@@ -160,7 +160,7 @@ func (s *TeamsService) List(ctx context.Context, opts ...RequestOption) ([]Team,
 //
 // API: teams.get, GET /teams/{id}
 func (s *TeamsService) Get(ctx context.Context, teamID string, opts ...RequestOption) (*Team, error) {
-	if err := checkID("teamID", teamID); err != nil {
+	if err := s.c.admit(checkID("teamID", teamID), opts); err != nil {
 		return nil, err
 	}
 	out := new(Team)
@@ -174,7 +174,7 @@ func (s *TeamsService) Get(ctx context.Context, teamID string, opts ...RequestOp
 //
 // API: teams.patch, PATCH /teams/{id}
 func (s *TeamsService) Patch(ctx context.Context, teamID string, p PatchTeamParams, opts ...RequestOption) (*Team, error) {
-	if err := firstError(checkID("teamID", teamID), p.validate()); err != nil {
+	if err := s.c.admit(firstError(checkID("teamID", teamID), p.validate()), opts); err != nil {
 		return nil, err
 	}
 	out := new(Team)
@@ -188,7 +188,7 @@ func (s *TeamsService) Patch(ctx context.Context, teamID string, p PatchTeamPara
 //
 // API: teams.remove, DELETE /teams/{id}
 func (s *TeamsService) Remove(ctx context.Context, teamID string, opts ...RequestOption) error {
-	if err := checkID("teamID", teamID); err != nil {
+	if err := s.c.admit(checkID("teamID", teamID), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/teams/", teamID), nil, nil, nil, opts)
@@ -198,7 +198,7 @@ func (s *TeamsService) Remove(ctx context.Context, teamID string, opts ...Reques
 //
 // API: teams.members, GET /teams/{id}/members
 func (s *TeamsService) Members(ctx context.Context, teamID string, opts ...RequestOption) (*TeamMembers, error) {
-	if err := checkID("teamID", teamID); err != nil {
+	if err := s.c.admit(checkID("teamID", teamID), opts); err != nil {
 		return nil, err
 	}
 	out := new(TeamMembers)
@@ -213,7 +213,7 @@ func (s *TeamsService) Members(ctx context.Context, teamID string, opts ...Reque
 //
 // API: teams.setMembers, PUT /teams/{id}/members
 func (s *TeamsService) SetMembers(ctx context.Context, teamID string, workerIDs []string, opts ...RequestOption) (*TeamRoster, error) {
-	if err := firstError(checkID("teamID", teamID), checkWorkerIDs(workerIDs)); err != nil {
+	if err := s.c.admit(firstError(checkID("teamID", teamID), checkWorkerIDs(workerIDs)), opts); err != nil {
 		return nil, err
 	}
 	if workerIDs == nil {

@@ -225,7 +225,7 @@ type TimeEntryCorrection struct {
 //
 // API: workers.createTimeEntry, POST /workers/{id}/time-entries
 func (s *WorkersService) CreateTimeEntry(ctx context.Context, workerID string, p CreateTimeEntryParams, opts ...RequestOption) (*TimeEntryCorrection, error) {
-	if err := firstError(checkID("workerID", workerID), p.validate()); err != nil {
+	if err := s.c.admit(firstError(checkID("workerID", workerID), p.validate()), opts); err != nil {
 		return nil, err
 	}
 	out := new(TimeEntryCorrection)
@@ -240,7 +240,7 @@ func (s *WorkersService) CreateTimeEntry(ctx context.Context, workerID string, p
 //
 // API: workers.correctTimeEntry, PATCH /workers/{id}/time-entries/{entryId}
 func (s *WorkersService) CorrectTimeEntry(ctx context.Context, workerID, entryID string, p CorrectTimeEntryParams, opts ...RequestOption) (*TimeEntryCorrection, error) {
-	if err := firstError(checkID("workerID", workerID), checkID("entryID", entryID), p.validate()); err != nil {
+	if err := s.c.admit(firstError(checkID("workerID", workerID), checkID("entryID", entryID), p.validate()), opts); err != nil {
 		return nil, err
 	}
 	out := new(TimeEntryCorrection)
@@ -255,7 +255,7 @@ func (s *WorkersService) CorrectTimeEntry(ctx context.Context, workerID, entryID
 //
 // API: workers.timeCorrections, GET /workers/{id}/time-corrections
 func (s *WorkersService) TimeCorrections(ctx context.Context, workerID string, opts ...RequestOption) ([]TimeCorrection, error) {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return nil, err
 	}
 	var out struct {

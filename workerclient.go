@@ -18,11 +18,14 @@ import (
 // Idempotency-Key (the worker plane has neither). It is safe for concurrent
 // use; Login and Logout swap the session under a lock.
 //
-// The worker plane's POSTs carry no idempotency key, so a retried attempt
-// whose first attempt was applied answers as a repeat would: a second
-// StartBreak is ErrBreakAlreadyOpen, a second Accept or Complete is
-// ErrInvalidState. Use WithMaxRetries(0) to see only first attempts, and
-// EnsureAccepted where an accept already made is done.
+// The worker plane's POSTs carry no idempotency key, so a repeat of one
+// that was applied answers as a repeat does: a second StartBreak is
+// ErrBreakAlreadyOpen, a second Accept or Complete is ErrInvalidState. The
+// client therefore retries them only when an attempt cannot have been
+// applied (see the package documentation); after a lost answer the error
+// matches ErrOutcomeUnknown. EnsureAccepted, EnsureCompleted,
+// EnsureRejected, EnsureBreakStarted and EnsureBreakEnded read the state
+// back and count a write already made as done.
 type WorkerClient struct {
 	// c carries the session in c.creds. Behind a pointer, so %v of a
 	// WorkerClient value prints an address, never the token.
@@ -258,7 +261,7 @@ func (w *WorkerClient) SetAvailability(ctx context.Context, available bool, opts
 // API: worker.setAvailability, POST /portal/me/availability
 func (w *WorkerClient) StayAvailable(ctx context.Context, staleAfter time.Duration, opts ...RequestOption) (*WorkerAvailability, error) {
 	ms := staleAfter.Milliseconds()
-	if err := checkRange("staleAfter", float64(ms), 60_000, 86_400_000); err != nil {
+	if err := w.c.admit(checkRange("staleAfter", float64(ms), 60_000, 86_400_000), opts); err != nil {
 		return nil, err
 	}
 	in := struct {
@@ -286,7 +289,7 @@ func (w *WorkerClient) Queue(ctx context.Context, workerID string, opts ...Reque
 		// The id and the token come from the same session.
 		workerID, opts = me, withOwn(opts, withBearer(token))
 	}
-	if err := checkID("workerID", workerID); err != nil {
+	if err := w.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return nil, err
 	}
 	out := new(WorkerQueue)
@@ -301,7 +304,7 @@ func (w *WorkerClient) Queue(ctx context.Context, workerID string, opts ...Reque
 //
 // API: worker.taskDetail, GET /portal/tasks/{id}
 func (w *WorkerClient) Task(ctx context.Context, taskID string, opts ...RequestOption) (*Task, error) {
-	if err := checkID("taskID", taskID); err != nil {
+	if err := w.c.admit(checkID("taskID", taskID), opts); err != nil {
 		return nil, err
 	}
 	out := new(Task)
@@ -387,7 +390,7 @@ func (w *WorkerClient) answer(ctx context.Context, taskID, verb string, result a
 //
 // API: worker.startBreak, POST /portal/breaks/start
 func (w *WorkerClient) StartBreak(ctx context.Context, p StartBreakParams, opts ...RequestOption) (*BreakState, error) {
-	if err := p.validate(); err != nil {
+	if err := w.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	out := new(BreakState)

@@ -316,6 +316,9 @@ func TestWorkerRetryCarriesNoKey(t *testing.T) {
 		first := attempts == 1
 		mu.Unlock()
 		if first {
+			// Retry-After: the request was not run, so even a keyless
+			// write is retried.
+			w.Header().Set("Retry-After", "0")
 			w.WriteHeader(http.StatusServiceUnavailable)
 			fmt.Fprint(w, `{"error":{"code":"unavailable","message":"try again"}}`)
 			return

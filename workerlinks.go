@@ -76,7 +76,7 @@ func (s *WorkersService) Links(ctx context.Context, connector string, opts ...Re
 //
 // API: workers.link, PUT /workers/{id}/links/{connector}
 func (s *WorkersService) Link(ctx context.Context, workerID, connector string, p LinkWorkerParams, opts ...RequestOption) (*WorkerLink, error) {
-	if err := firstError(checkID("workerID", workerID), checkID("connector", connector), p.validate()); err != nil {
+	if err := s.c.admit(firstError(checkID("workerID", workerID), checkID("connector", connector), p.validate()), opts); err != nil {
 		return nil, err
 	}
 	out := new(WorkerLink)
@@ -90,7 +90,7 @@ func (s *WorkersService) Link(ctx context.Context, workerID, connector string, p
 //
 // API: workers.unlink, DELETE /workers/{id}/links/{connector}
 func (s *WorkersService) Unlink(ctx context.Context, workerID, connector string, opts ...RequestOption) error {
-	if err := firstError(checkID("workerID", workerID), checkID("connector", connector)); err != nil {
+	if err := s.c.admit(firstError(checkID("workerID", workerID), checkID("connector", connector)), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/workers/", workerID, "/links/", connector), nil, nil, nil, opts)
@@ -134,7 +134,7 @@ type OffboardingSummary struct {
 //
 // API: workers.offboarding, GET /workers/{id}/offboarding
 func (s *WorkersService) Offboarding(ctx context.Context, workerID, lastDay string, opts ...RequestOption) (*OffboardingSummary, error) {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return nil, err
 	}
 	q := url.Values{}

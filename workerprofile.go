@@ -108,7 +108,7 @@ type WorkerSkills struct {
 func (w *WorkerClient) SetSkills(ctx context.Context, skills []SkillLevel, opts ...RequestOption) (*WorkerSkills, error) {
 	for i, s := range skills {
 		at := fmt.Sprintf("skills[%d]", i)
-		if err := firstError(checkLen(at+".SkillID", s.SkillID, 1, 64), checkRange(at+".Level", float64(s.Level), 1, 5)); err != nil {
+		if err := w.c.admit(firstError(checkLen(at+".SkillID", s.SkillID, 1, 64), checkRange(at+".Level", float64(s.Level), 1, 5)), opts); err != nil {
 			return nil, err
 		}
 	}
@@ -138,7 +138,7 @@ func (w *WorkerClient) UpdateLocation(ctx context.Context, latitude, longitude f
 	if math.IsNaN(latitude) || math.IsNaN(longitude) {
 		return nil, &ParamError{Param: "latitude", Problem: "must be a number"}
 	}
-	if err := firstError(checkRange("latitude", latitude, -90, 90), checkRange("longitude", longitude, -180, 180)); err != nil {
+	if err := w.c.admit(firstError(checkRange("latitude", latitude, -90, 90), checkRange("longitude", longitude, -180, 180)), opts); err != nil {
 		return nil, err
 	}
 	in := struct {

@@ -213,7 +213,7 @@ func (w *WorkerClient) PushConfig(ctx context.Context, opts ...RequestOption) (*
 //
 // API: worker.pushSubscribe, POST /portal/push/subscriptions
 func (w *WorkerClient) PushSubscribe(ctx context.Context, p PushSubscriptionParams, opts ...RequestOption) (*WorkerPushSubscription, error) {
-	if err := p.validate(); err != nil {
+	if err := w.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	var out struct {
@@ -231,7 +231,7 @@ func (w *WorkerClient) PushSubscribe(ctx context.Context, p PushSubscriptionPara
 //
 // API: worker.pushUnsubscribe, DELETE /portal/push/subscriptions
 func (w *WorkerClient) PushUnsubscribe(ctx context.Context, endpoint string, opts ...RequestOption) error {
-	if err := checkLen("endpoint", endpoint, 1, math.MaxInt); err != nil {
+	if err := w.c.admit(checkLen("endpoint", endpoint, 1, math.MaxInt), opts); err != nil {
 		return err
 	}
 	in := struct {
@@ -245,7 +245,7 @@ func (w *WorkerClient) PushUnsubscribe(ctx context.Context, endpoint string, opt
 //
 // API: worker.registerDevice, POST /portal/devices
 func (w *WorkerClient) RegisterDevice(ctx context.Context, token, platform string, opts ...RequestOption) (*WorkerDevice, error) {
-	if err := checkLen("token", token, 1, math.MaxInt); err != nil {
+	if err := w.c.admit(checkLen("token", token, 1, math.MaxInt), opts); err != nil {
 		return nil, err
 	}
 	in := struct {
@@ -267,7 +267,7 @@ func (w *WorkerClient) RegisterDevice(ctx context.Context, token, platform strin
 //
 // API: worker.unregisterDevice, DELETE /portal/devices
 func (w *WorkerClient) UnregisterDevice(ctx context.Context, token string, opts ...RequestOption) error {
-	if err := checkLen("token", token, 1, math.MaxInt); err != nil {
+	if err := w.c.admit(checkLen("token", token, 1, math.MaxInt), opts); err != nil {
 		return err
 	}
 	in := struct {

@@ -1,7 +1,9 @@
 package taskrouting
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"iter"
 	"math"
 )
@@ -65,7 +67,7 @@ func (w *WorkerClient) Comments(ctx context.Context, taskID string, p ListCommen
 //
 // API: worker.addComment, POST /portal/tasks/{id}/comments
 func (w *WorkerClient) AddComment(ctx context.Context, taskID, body string, opts ...RequestOption) (*Comment, error) {
-	if err := firstError(checkID("taskID", taskID), checkLen("body", body, 1, math.MaxInt)); err != nil {
+	if err := w.c.admit(firstError(checkID("taskID", taskID), checkLen("body", body, 1, math.MaxInt)), opts); err != nil {
 		return nil, err
 	}
 	in := struct {
@@ -121,15 +123,36 @@ func (s *WorkerAttachmentsService) Download(ctx context.Context, taskID, attachm
 }
 
 // Upload stores data as a file on one of the signed-in worker's tasks in
-// one call, as Tasks.Attachments.Upload does: Create with the size of data,
-// PUT data to the presigned URL with its headers exactly as given (the
-// session token never goes to storage), then Confirm. A storage answer
-// outside 2xx is an *APIError with code CodeUploadFailed and the storage's
-// status; the attachment then stays pending and Confirm is not called.
+// one call; it is UploadReader over bytes.NewReader(data).
 func (s *WorkerAttachmentsService) Upload(ctx context.Context, taskID string, data []byte, p WorkerUploadParams, opts ...RequestOption) (*Attachment, error) {
-	return s.files().upload(ctx, taskID, data, func() (*CreatedAttachment, error) {
+	return s.UploadReader(ctx, taskID, bytes.NewReader(data), int64(len(data)), p, opts...)
+}
+
+// UploadReader stores size bytes read from body as a file on one of the
+// signed-in worker's tasks, as Tasks.Attachments.UploadReader does: Create
+// with size, PUT the bytes to the presigned URL with its headers exactly as
+// given (the session token never goes to storage) through the client's
+// attempts, then Confirm. The PUT is retried only when body can be read
+// again (an io.Seeker). A storage answer outside 2xx is an *APIError with
+// code CodeUploadFailed and the storage's status; the attachment then
+// stays pending and Confirm is not called.
+//
+// It sends worker.attachments.create (POST /portal/tasks/{id}/attachments),
+// the storage PUT and worker.attachments.confirm (POST
+// /portal/tasks/{id}/attachments/{attachmentId}/confirm).
+func (s *WorkerAttachmentsService) UploadReader(ctx context.Context, taskID string, body io.Reader, size int64, p WorkerUploadParams, opts ...RequestOption) (*Attachment, error) {
+	return s.files().upload(ctx, taskID, body, size, func() (*CreatedAttachment, error) {
 		return s.Create(ctx, taskID, WorkerCreateAttachmentParams{
-			Filename: p.Filename, ContentType: p.ContentType, SizeBytes: int64(len(data)),
+			Filename: p.Filename, ContentType: p.ContentType, SizeBytes: size,
 		}, opts...)
 	}, opts)
+}
+
+// Open streams the bytes of an attachment on one of the signed-in worker's
+// tasks, as Tasks.Attachments.Open does. Close it when done.
+//
+// It sends worker.attachments.download (GET
+// /portal/tasks/{id}/attachments/{attachmentId}/download), then the storage GET.
+func (s *WorkerAttachmentsService) Open(ctx context.Context, taskID, attachmentID string, opts ...RequestOption) (*AttachmentContent, error) {
+	return s.files().open(ctx, taskID, attachmentID, opts)
 }

@@ -260,7 +260,7 @@ type WorkersService struct{ c *Client }
 //
 // API: workers.upsert, POST /workers
 func (s *WorkersService) Upsert(ctx context.Context, p UpsertWorkerParams, opts ...RequestOption) (*WorkerRef, error) {
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	out := new(WorkerRef)
@@ -274,10 +274,10 @@ func (s *WorkersService) Upsert(ctx context.Context, p UpsertWorkerParams, opts 
 //
 // API: workers.patch, PATCH /workers/{id}
 func (s *WorkersService) Patch(ctx context.Context, workerID string, p PatchWorkerParams, opts ...RequestOption) (*WorkerRef, error) {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return nil, err
 	}
-	if err := p.validate(); err != nil {
+	if err := s.c.admit(p.validate(), opts); err != nil {
 		return nil, err
 	}
 	out := new(WorkerRef)
@@ -291,7 +291,7 @@ func (s *WorkersService) Patch(ctx context.Context, workerID string, p PatchWork
 //
 // API: workers.get, GET /workers/{id}
 func (s *WorkersService) Get(ctx context.Context, workerID string, opts ...RequestOption) (*WorkerDetail, error) {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return nil, err
 	}
 	out := new(WorkerDetail)
@@ -316,7 +316,7 @@ func (s *WorkersService) List(ctx context.Context, opts ...RequestOption) (*Work
 //
 // API: workers.setAvailability, POST /workers/{id}/availability
 func (s *WorkersService) SetAvailability(ctx context.Context, workerID string, p SetAvailabilityParams, opts ...RequestOption) (*Availability, error) {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return nil, err
 	}
 	if p.Available && p.ReleaseBacklog {
@@ -333,7 +333,7 @@ func (s *WorkersService) SetAvailability(ctx context.Context, workerID string, p
 //
 // API: workers.queue, GET /workers/{id}/queue
 func (s *WorkersService) Queue(ctx context.Context, workerID string, opts ...RequestOption) (*WorkerQueue, error) {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return nil, err
 	}
 	out := new(WorkerQueue)
@@ -347,7 +347,7 @@ func (s *WorkersService) Queue(ctx context.Context, workerID string, opts ...Req
 //
 // API: workers.remove, DELETE /workers/{id}
 func (s *WorkersService) Remove(ctx context.Context, workerID string, opts ...RequestOption) error {
-	if err := checkID("workerID", workerID); err != nil {
+	if err := s.c.admit(checkID("workerID", workerID), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/workers/", workerID), nil, nil, nil, opts)

@@ -262,7 +262,7 @@ func (s *WorkersService) Metrics(ctx context.Context, workerID string, p WorkerM
 //
 // API: workers.timeEntries, GET /workers/{id}/time-entries
 func (s *WorkersService) TimeEntries(ctx context.Context, workerID string, p TimeEntriesParams, opts ...RequestOption) (*TimeEntries, error) {
-	if err := firstError(checkID("workerID", workerID), checkWindow("TimeEntriesParams", p.From, p.To)); err != nil {
+	if err := s.c.admit(firstError(checkID("workerID", workerID), checkWindow("TimeEntriesParams", p.From, p.To)), opts); err != nil {
 		return nil, err
 	}
 	out := new(TimeEntries)
@@ -399,7 +399,7 @@ type TeamPresence struct {
 //
 // API: team.presence, GET /team/presence
 func (s *TeamsService) Presence(ctx context.Context, teamID string, opts ...RequestOption) (*TeamPresence, error) {
-	if err := checkLen("teamID", teamID, 0, 64); err != nil {
+	if err := s.c.admit(checkLen("teamID", teamID, 0, 64), opts); err != nil {
 		return nil, err
 	}
 	q := url.Values{}

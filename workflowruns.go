@@ -28,7 +28,7 @@ func (s *WorkflowsService) List(ctx context.Context, opts ...RequestOption) ([]W
 //
 // API: workflows.get, GET /workflows/{id}
 func (s *WorkflowsService) Get(ctx context.Context, workflowID string, opts ...RequestOption) (*Workflow, error) {
-	if err := checkID("workflowID", workflowID); err != nil {
+	if err := s.c.admit(checkID("workflowID", workflowID), opts); err != nil {
 		return nil, err
 	}
 	out := new(Workflow)
@@ -45,7 +45,7 @@ func (s *WorkflowsService) Get(ctx context.Context, workflowID string, opts ...R
 //
 // API: workflows.save, PUT /workflows/{id}
 func (s *WorkflowsService) Save(ctx context.Context, workflowID string, p SaveWorkflowParams, opts ...RequestOption) (*Workflow, error) {
-	if err := firstError(checkID("workflowID", workflowID), p.validate()); err != nil {
+	if err := s.c.admit(firstError(checkID("workflowID", workflowID), p.validate()), opts); err != nil {
 		return nil, err
 	}
 	out := new(Workflow)
@@ -59,7 +59,7 @@ func (s *WorkflowsService) Save(ctx context.Context, workflowID string, p SaveWo
 //
 // API: workflows.remove, DELETE /workflows/{id}
 func (s *WorkflowsService) Remove(ctx context.Context, workflowID string, opts ...RequestOption) error {
-	if err := checkID("workflowID", workflowID); err != nil {
+	if err := s.c.admit(checkID("workflowID", workflowID), opts); err != nil {
 		return err
 	}
 	return s.c.call(ctx, "DELETE", escapePath("/workflows/", workflowID), nil, nil, nil, opts)
@@ -69,7 +69,7 @@ func (s *WorkflowsService) Remove(ctx context.Context, workflowID string, opts .
 //
 // API: workflows.run, POST /workflows/{id}/runs
 func (s *WorkflowsService) Run(ctx context.Context, workflowID string, p StartRunParams, opts ...RequestOption) (*WorkflowRun, error) {
-	if err := firstError(checkID("workflowID", workflowID), checkLen("StartRunParams.InitiatorWorkerID", p.InitiatorWorkerID, 0, 128)); err != nil {
+	if err := s.c.admit(firstError(checkID("workflowID", workflowID), checkLen("StartRunParams.InitiatorWorkerID", p.InitiatorWorkerID, 0, 128)), opts); err != nil {
 		return nil, err
 	}
 	out := new(WorkflowRun)
@@ -84,7 +84,7 @@ func (s *WorkflowsService) Run(ctx context.Context, workflowID string, p StartRu
 //
 // API: workflows.listRuns, GET /workflows/{id}/runs
 func (s *WorkflowsService) ListRunsPage(ctx context.Context, workflowID string, p ListRunsParams, opts ...RequestOption) (*WorkflowRunPage, error) {
-	if err := checkID("workflowID", workflowID); err != nil {
+	if err := s.c.admit(checkID("workflowID", workflowID), opts); err != nil {
 		return nil, err
 	}
 	if p.WorkflowID != "" {
@@ -132,7 +132,7 @@ func (s *RunsService) Get(ctx context.Context, runID string, opts ...RequestOpti
 //
 // API: runs.steps, GET /workflow-runs/{runId}/steps
 func (s *RunsService) Steps(ctx context.Context, runID string, opts ...RequestOption) (*WorkflowRunSteps, error) {
-	if err := checkID("runID", runID); err != nil {
+	if err := s.c.admit(checkID("runID", runID), opts); err != nil {
 		return nil, err
 	}
 	out := new(WorkflowRunSteps)
@@ -155,7 +155,7 @@ func (s *RunsService) Cancel(ctx context.Context, runID string, opts ...RequestO
 //
 // API: runs.completeStep, POST /workflow-runs/{runId}/steps/{stepId}/complete
 func (s *RunsService) CompleteStep(ctx context.Context, runID, stepID string, data map[string]any, opts ...RequestOption) (*WorkflowRun, error) {
-	if err := checkID("stepID", stepID); err != nil {
+	if err := s.c.admit(checkID("stepID", stepID), opts); err != nil {
 		return nil, err
 	}
 	body := struct {
@@ -170,7 +170,7 @@ func (s *RunsService) CompleteStep(ctx context.Context, runID, stepID string, da
 //
 // API: runs.failStep, POST /workflow-runs/{runId}/steps/{stepId}/fail
 func (s *RunsService) FailStep(ctx context.Context, runID, stepID, message string, opts ...RequestOption) (*WorkflowRun, error) {
-	if err := firstError(checkID("stepID", stepID), checkLen("message", message, 0, 2000)); err != nil {
+	if err := s.c.admit(firstError(checkID("stepID", stepID), checkLen("message", message, 0, 2000)), opts); err != nil {
 		return nil, err
 	}
 	body := struct {
@@ -182,7 +182,7 @@ func (s *RunsService) FailStep(ctx context.Context, runID, stepID, message strin
 // runAt calls an operation on one run that answers the run; tail is
 // already escaped. POSTs always carry a body, as the platform's SDKs send.
 func (s *RunsService) runAt(ctx context.Context, method, runID, tail string, body any, opts []RequestOption) (*WorkflowRun, error) {
-	if err := checkID("runID", runID); err != nil {
+	if err := s.c.admit(checkID("runID", runID), opts); err != nil {
 		return nil, err
 	}
 	if method == "POST" && body == nil {
@@ -196,11 +196,14 @@ func (s *RunsService) runAt(ctx context.Context, method, runID, tail string, bod
 }
 
 func runPage(ctx context.Context, c *Client, path string, p ListRunsParams, opts []RequestOption) (*WorkflowRunPage, error) {
-	if err := firstError(checkLen("ListRunsParams.Cursor", p.Cursor, 0, 512), checkLen("ListRunsParams.WorkflowID", p.WorkflowID, 0, 128)); err != nil {
+	if err := c.admit(firstError(checkLen("ListRunsParams.Cursor", p.Cursor, 0, 512), checkLen("ListRunsParams.WorkflowID", p.WorkflowID, 0, 128)), opts); err != nil {
 		return nil, err
 	}
-	if p.Limit < 0 || p.Limit > 100 {
+	if p.Limit < 0 {
 		return nil, &ParamError{Param: "ListRunsParams.Limit", Problem: "must be 1-100, or 0 for the server's default"}
+	}
+	if err := c.admit(checkRange("ListRunsParams.Limit", float64(p.Limit), 0, 100), opts); err != nil {
+		return nil, err
 	}
 	q := url.Values{}
 	for k, v := range map[string]string{"status": p.Status, "workflowId": p.WorkflowID, "cursor": p.Cursor} {

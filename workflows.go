@@ -170,8 +170,8 @@ func (p SaveWorkflowParams) validate() error {
 	if err := checkLen("SaveWorkflowParams.Name", p.Name, 1, 200); err != nil {
 		return err
 	}
-	if len(p.Steps) < 1 || len(p.Steps) > 200 {
-		return &ParamError{Param: "SaveWorkflowParams.Steps", Problem: "must have 1-200 items"}
+	if err := checkCount("SaveWorkflowParams.Steps", len(p.Steps), 1, 200); err != nil {
+		return err
 	}
 	if err := checkLen("SaveWorkflowParams.InitialStepID", p.InitialStepID, 0, 128); err != nil {
 		return err

@@ -271,8 +271,32 @@ func prepRemoveAttachment(r *request) (op, *apiError) {
 // serveStorage plays the object store: PUT to an upload URL stores the bytes when they match
 // what create declared (size and content type), GET on a download URL returns them. Like a
 // real store it answers plain statuses, not the API's error envelope.
+//
+// Faults apply to storage requests as to API requests (match them with Path "/_storage/*"),
+// answered the store's way: a Status fault is a plain-text status (with Retry-After when
+// set), DropBeforeCommit stores nothing, DropAfterCommit stores the bytes and drops the answer.
 func (s *Server) serveStorage(w http.ResponseWriter, r *http.Request) {
 	token := strings.TrimPrefix(r.URL.Path, storagePrefix)
+	fault, faulted := s.faults.pick(r.Method, r.URL.Path, r.URL.Path)
+	if faulted && fault.Delay > 0 {
+		t := time.NewTimer(fault.Delay)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+		}
+	}
+	switch {
+	case faulted && fault.Status != 0:
+		if fault.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(fault.RetryAfter.Seconds()))))
+		}
+		http.Error(w, "injected fault", fault.Status)
+		return
+	case faulted && fault.DropBeforeCommit:
+		dropConnection(w)
+		return
+	}
 	// The body is read before any lock: a slow upload must not hold up the workspace.
 	var body []byte
 	if r.Method == http.MethodPut {
@@ -283,26 +307,40 @@ func (s *Server) serveStorage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	now := s.clock.Now()
+	status, answer, ct, found := s.storageRun(token, now, r, body)
+	if faulted && fault.DropAfterCommit {
+		dropConnection(w)
+		return
+	}
+	if !found {
+		http.Error(w, "no such object", http.StatusForbidden)
+		return
+	}
+	if ct != "" {
+		w.Header().Set("Content-Type", ct)
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(answer)))
+	w.WriteHeader(status)
+	_, _ = w.Write(answer)
+}
+
+// storageRun finds the attachment a storage token belongs to and runs the request on it.
+// The answer's bytes are the attachment's own: stored bytes are never changed in place, only
+// replaced, so they can be written after the lock is released.
+func (s *Server) storageRun(token string, now time.Time, r *http.Request, body []byte) (int, []byte, string, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for _, k := range s.keys {
 		ws := s.workspaces[k]
 		ws.mu.Lock()
-		a := ws.attachments.byToken(token)
-		if a != nil {
+		if a := ws.attachments.byToken(token); a != nil {
 			status, answer, ct := storageAnswer(a, token, now, r, body)
 			ws.mu.Unlock()
-			if ct != "" {
-				w.Header().Set("Content-Type", ct)
-			}
-			w.Header().Set("Content-Length", strconv.Itoa(len(answer)))
-			w.WriteHeader(status)
-			_, _ = w.Write(answer)
-			return
+			return status, answer, ct, true
 		}
 		ws.mu.Unlock()
 	}
-	http.Error(w, "no such object", http.StatusForbidden)
+	return 0, nil, "", false
 }
 
 // storageAnswer runs one storage request, whose PUT body is data, against a (locked)

@@ -15,7 +15,8 @@ import (
 // Fault tells the server to misbehave on matching requests, to test how a client copes with
 // a failing network or service. Faults are checked in the order they were injected; the first
 // one that matches and whose dice roll hits applies. Admin requests under /_mock/ are never
-// faulted.
+// faulted; the attachment storage under /_storage/ is (match it alone with Path
+// "/_storage/*"), answered as a store would: a plain-text Status, no envelope.
 type Fault struct {
 	// Method matches the request method; empty matches any.
 	Method string
