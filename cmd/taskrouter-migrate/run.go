@@ -22,7 +22,7 @@ var errUsage = errors.New("usage")
 
 const usage = `usage:
   taskrouter-migrate plan     -workspace PATH [-out DIR] [-at TIME] [-json] [-strict]
-  taskrouter-migrate shadow   -workspace PATH -events PATH [-at TIME] [-shards N] [-json] [-quiet] [-strict]
+  taskrouter-migrate shadow   -workspace PATH -events PATH [-at TIME] [-shards N] [-json] [-quiet] [-strict] [-list N]
   taskrouter-migrate expr     [-scope worker|task] [-task PATH] [-worker PATH] [-at TIME] [-json] EXPRESSION [PATH]
   taskrouter-migrate generate -out DIR [-workers N] [-events N] [-seed N]
 run a verb with -h for its flags`
@@ -181,6 +181,7 @@ func runShadow(ctx context.Context, args []string, stdout, stderr io.Writer, now
 	events := fs.String("events", "", "event export: JSON lines of Event resources, a JSON array, or Events list pages, in time order (required)")
 	shards := fs.Int("shards", 0, "mock servers comparing side by side; 0: one per CPU")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	list := fs.Int("list", 20, "disagreements the text report lists, with the reasons on both sides; -1: all (-json lists every reservation)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -238,6 +239,10 @@ func runShadow(ctx context.Context, args []string, stdout, stderr io.Writer, now
 		}
 		fmt.Fprintln(stdout)
 	}
+	if err := rep.WriteDisagreements(stdout, *list); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
 	if err := rep.WriteSummary(stdout); err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	taskrouting "github.com/taskrouting/taskrouting-go"
 	"github.com/taskrouting/taskrouting-go/migrate/taskrouter/plan"
+	"github.com/taskrouting/taskrouting-go/migrate/taskrouter/shadow"
 )
 
 const testWorkspace = "../../migrate/taskrouter/testdata/workspace.json"
@@ -113,6 +114,35 @@ func TestGenerateThenShadow(t *testing.T) {
 	}
 	if rep.Shadow.Events != 3000 || rep.Shadow.Overall.Reservations == 0 || len(rep.Plan.Summary) == 0 {
 		t.Errorf("report: %d events, %d reservations, %d finding kinds", rep.Shadow.Events, rep.Shadow.Overall.Reservations, len(rep.Plan.Summary))
+	}
+	// Every reservation is listed, with its standing and the reasons on both sides, and the
+	// standings add up to the counts.
+	if len(rep.Shadow.Reservations) != rep.Shadow.Overall.Reservations {
+		t.Fatalf("%d reservations listed of %d", len(rep.Shadow.Reservations), rep.Shadow.Overall.Reservations)
+	}
+	count := map[string]int{}
+	for _, r := range rep.Shadow.Reservations {
+		count[r.Standing]++
+		if r.WhyHere == "" || r.WhyThere == "" || (r.Standing == shadow.StandingTie) != (r.TieSize > 1 && r.Here != nil && r.There != nil && r.There.Score == r.Here.Score) {
+			t.Fatalf("reservation without its reasons or with a wrong tie: %+v", r)
+		}
+	}
+	o := rep.Shadow.Overall
+	if diff := cmp.Diff([]int{o.FirstChoice, o.TiedFirst, o.EligibleHere, o.Unknown},
+		[]int{count["first"] + count["tie"], count["tie"], count["first"] + count["tie"] + count["eligible"], count["unknown"]}); diff != "" {
+		t.Errorf("first, tied first, eligible, unknown (-want +got):\n%s", diff)
+	}
+	if o.Ties < o.TiedFirst || o.TiedFirst == 0 {
+		t.Errorf("ties %d, tied first %d: the generated workspace has workers of equal score", o.Ties, o.TiedFirst)
+	}
+	out, _, err = runCmd(t, "shadow", "-workspace", ws, "-events", ev, "-at", "2026-11-02T08:00:00Z", "-quiet", "-list", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"disagreements: ", "    here:  ", "    there: ", "more (-list sets how many; -json lists every reservation)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
 	}
 }
 
