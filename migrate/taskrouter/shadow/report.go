@@ -195,7 +195,7 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	}
 	row("overall", r.Overall)
 	fmt.Fprintf(&b, "\neligible: the worker TaskRouter reserved could have been offered the task here.\n")
-	fmt.Fprintf(&b, "first: that worker is this service's first choice. accepted here: how often TaskRouter's reservations\n")
+	fmt.Fprintf(&b, "first: that worker is this service's first choice (alone or tied). accepted here: how often TaskRouter's reservations\n")
 	fmt.Fprintf(&b, "were accepted where they went to this service's first choice. nobody: tasks no worker here could take.\n")
 	fmt.Fprintf(&b, "ties: reservations for which several workers tie for first here (the same score, so the platform could offer\n")
 	fmt.Fprintf(&b, "the task to any of them); TaskRouter's worker among them counts as first (%d reservations). A worker who\n", r.Overall.TiedFirst)
