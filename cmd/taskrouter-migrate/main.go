@@ -1,8 +1,9 @@
 // Command taskrouter-migrate plans a move from Twilio TaskRouter to this service and checks
 // the plan against the TaskRouter history, offline:
 //
-//	taskrouter-migrate plan   -workspace ws.json [-out DIR] [-at TIME] [-json]
-//	taskrouter-migrate shadow -workspace ws.json -events events.jsonl [-at TIME] [-shards N] [-json] [-quiet]
+//	taskrouter-migrate plan   -workspace ws.json [-out DIR] [-at TIME] [-json] [-strict]
+//	taskrouter-migrate shadow -workspace ws.json -events events.jsonl [-at TIME] [-shards N] [-json] [-quiet] [-strict] [-list N]
+//	taskrouter-migrate expr   [-scope worker|task] [-task FILE] [-worker FILE] [-at TIME] [-json] EXPRESSION [FILE]
 //	taskrouter-migrate generate -out DIR [-workers N] [-events N] [-seed N]
 //
 // plan reads a workspace export (the Workers, TaskQueues, Workflows and Activities list
@@ -13,11 +14,15 @@
 // TaskRouter worker, ids kept; examples/shadow-run -workers reads it), mapping.json (queues,
 // tags, rules, what was not translated) and prints the report. shadow does the same plan,
 // then replays an event export (JSON lines, a JSON array or Events list pages) through
-// in-process mock servers and prints how the decisions compare; progress goes to stderr.
-// generate writes a synthetic workspace.json and events.jsonl to try both.
+// in-process mock servers and prints how the decisions compare, the disagreements first with
+// the reasons on both sides; progress goes to stderr. expr evaluates one TaskRouter
+// expression against a JSON document. generate writes a synthetic workspace.json and
+// events.jsonl to try both.
 //
-// -json prints the machine-readable report instead of the text one. Exit status: 0 done,
-// 1 failed, 2 bad usage. docs/migration.md walks through a migration with it.
+// -json prints the machine-readable report instead of the text one. -strict makes
+// unparsable expressions, queues selecting no worker and empty exports exit 1 after the
+// report. Exit status: 0 done, 1 failed (bad input names the file and the place), 2 bad
+// usage. docs/migration.md walks through a migration with it.
 package main
 
 import (

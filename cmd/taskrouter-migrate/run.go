@@ -21,8 +21,9 @@ import (
 var errUsage = errors.New("usage")
 
 const usage = `usage:
-  taskrouter-migrate plan     -workspace PATH [-out DIR] [-at TIME] [-json]
-  taskrouter-migrate shadow   -workspace PATH -events PATH [-at TIME] [-shards N] [-json] [-quiet]
+  taskrouter-migrate plan     -workspace PATH [-out DIR] [-at TIME] [-json] [-strict]
+  taskrouter-migrate shadow   -workspace PATH -events PATH [-at TIME] [-shards N] [-json] [-quiet] [-strict] [-list N]
+  taskrouter-migrate expr     [-scope worker|task] [-task PATH] [-worker PATH] [-at TIME] [-json] EXPRESSION [PATH]
   taskrouter-migrate generate -out DIR [-workers N] [-events N] [-seed N]
 run a verb with -h for its flags`
 
@@ -40,6 +41,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, now func(
 		return runShadow(ctx, args[1:], stdout, stderr, now)
 	case "generate":
 		return runGenerate(args[1:], stdout, stderr)
+	case "expr":
+		return runExpr(args[1:], stdout, stderr, now)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil
@@ -53,12 +56,14 @@ type planFlags struct {
 	workspace string
 	at        string
 	json      bool
+	strict    bool
 }
 
 func (pf *planFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&pf.workspace, "workspace", "", "workspace export: a JSON file with workers, task_queues, workflows, activities, or a directory of the four list answers (required)")
 	fs.StringVar(&pf.at, "at", "", "time (RFC 3339) at which queue expressions reading the time of day are evaluated; default now")
 	fs.BoolVar(&pf.json, "json", false, "print the JSON report instead of the text one")
+	fs.BoolVar(&pf.strict, "strict", false, "after the report, exit 1 when an expression does not parse, a queue selects no worker, or an export is empty")
 }
 
 // load reads the workspace and builds the verified plan.
@@ -112,7 +117,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, now f
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	_, p, fell, err := pf.load(ctx, now)
+	ws, p, fell, err := pf.load(ctx, now)
 	if err != nil {
 		return err
 	}
@@ -126,8 +131,10 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, now f
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(stdout, "%s\n", b)
-		return err
+		if _, err = fmt.Fprintf(stdout, "%s\n", b); err != nil {
+			return err
+		}
+		return pf.checkStrict(ws, p)
 	}
 	if err := p.WriteReport(stdout); err != nil {
 		return err
@@ -136,7 +143,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, now f
 	if *out != "" {
 		fmt.Fprintf(stdout, "wrote %s and %s\n", filepath.Join(*out, "workers.json"), filepath.Join(*out, "mapping.json"))
 	}
-	return nil
+	return pf.checkStrict(ws, p)
 }
 
 func writePlan(dir string, p *plan.Plan) error {
@@ -174,6 +181,7 @@ func runShadow(ctx context.Context, args []string, stdout, stderr io.Writer, now
 	events := fs.String("events", "", "event export: JSON lines of Event resources, a JSON array, or Events list pages, in time order (required)")
 	shards := fs.Int("shards", 0, "mock servers comparing side by side; 0: one per CPU")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	list := fs.Int("list", 20, "disagreements the text report lists, with the reasons on both sides; -1: all (-json lists every reservation)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -189,6 +197,7 @@ func runShadow(ctx context.Context, args []string, stdout, stderr io.Writer, now
 		return err
 	}
 	defer f.Close()
+	var empty []string
 	opts := shadow.Options{Shards: *shards}
 	began := time.Now()
 	if !*quiet {
@@ -202,10 +211,14 @@ func runShadow(ctx context.Context, args []string, stdout, stderr io.Writer, now
 	}
 	rep, err := shadow.Replay(ctx, ws, p, f, opts)
 	if err != nil {
-		return err
+		return taskrouter.NameFile(err, *events)
 	}
 	if !*quiet {
 		fmt.Fprintf(stderr, "replayed %d events, compared %d reservations in %s\n", rep.Events, rep.Overall.Reservations, time.Since(began).Round(time.Millisecond))
+	}
+	if rep.Events == 0 {
+		empty = append(empty, *events+": no events")
+		fmt.Fprintf(stderr, "warning: %s holds no events: nothing was compared\n", *events)
 	}
 	if pf.json {
 		var out shadowJSON
@@ -214,8 +227,10 @@ func runShadow(ctx context.Context, args []string, stdout, stderr io.Writer, now
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(stdout, "%s\n", b)
-		return err
+		if _, err = fmt.Fprintf(stdout, "%s\n", b); err != nil {
+			return err
+		}
+		return pf.checkStrict(ws, p, empty...)
 	}
 	if len(p.Findings) > 0 {
 		fmt.Fprintln(stdout, "plan: not translated")
@@ -224,7 +239,14 @@ func runShadow(ctx context.Context, args []string, stdout, stderr io.Writer, now
 		}
 		fmt.Fprintln(stdout)
 	}
-	return rep.WriteSummary(stdout)
+	if err := rep.WriteDisagreements(stdout, *list); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	if err := rep.WriteSummary(stdout); err != nil {
+		return err
+	}
+	return pf.checkStrict(ws, p, empty...)
 }
 
 func runGenerate(args []string, stdout, stderr io.Writer) error {

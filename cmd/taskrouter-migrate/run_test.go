@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	taskrouting "github.com/taskrouting/taskrouting-go"
 	"github.com/taskrouting/taskrouting-go/migrate/taskrouter/plan"
+	"github.com/taskrouting/taskrouting-go/migrate/taskrouter/shadow"
 )
 
 const testWorkspace = "../../migrate/taskrouter/testdata/workspace.json"
@@ -114,6 +115,35 @@ func TestGenerateThenShadow(t *testing.T) {
 	if rep.Shadow.Events != 3000 || rep.Shadow.Overall.Reservations == 0 || len(rep.Plan.Summary) == 0 {
 		t.Errorf("report: %d events, %d reservations, %d finding kinds", rep.Shadow.Events, rep.Shadow.Overall.Reservations, len(rep.Plan.Summary))
 	}
+	// Every reservation is listed, with its standing and the reasons on both sides, and the
+	// standings add up to the counts.
+	if len(rep.Shadow.Reservations) != rep.Shadow.Overall.Reservations {
+		t.Fatalf("%d reservations listed of %d", len(rep.Shadow.Reservations), rep.Shadow.Overall.Reservations)
+	}
+	count := map[string]int{}
+	for _, r := range rep.Shadow.Reservations {
+		count[r.Standing]++
+		if r.WhyHere == "" || r.WhyThere == "" || (r.Standing == shadow.StandingTie) != (r.TieSize > 1 && r.Here != nil && r.There != nil && r.There.Score == r.Here.Score) {
+			t.Fatalf("reservation without its reasons or with a wrong tie: %+v", r)
+		}
+	}
+	o := rep.Shadow.Overall
+	if diff := cmp.Diff([]int{o.FirstChoice, o.TiedFirst, o.EligibleHere, o.Unknown},
+		[]int{count["first"] + count["tie"], count["tie"], count["first"] + count["tie"] + count["eligible"], count["unknown"]}); diff != "" {
+		t.Errorf("first, tied first, eligible, unknown (-want +got):\n%s", diff)
+	}
+	if o.Ties < o.TiedFirst || o.TiedFirst == 0 {
+		t.Errorf("ties %d, tied first %d: the generated workspace has workers of equal score", o.Ties, o.TiedFirst)
+	}
+	out, _, err = runCmd(t, "shadow", "-workspace", ws, "-events", ev, "-at", "2026-11-02T08:00:00Z", "-quiet", "-list", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"disagreements: ", "    here:  ", "    there: ", "more (-list sets how many; -json lists every reservation)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
 }
 
 func TestUsageErrors(t *testing.T) {
@@ -153,5 +183,144 @@ func TestPlanRefusesMalformedWorkspace(t *testing.T) {
 	_, _, err := runCmd(t, "plan", "-workspace", path)
 	if err == nil || !strings.Contains(err.Error(), "workers[0].attributes: not a JSON object") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// writeFile writes content to name in a new temporary directory and returns its path.
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// smallWorkspace has one worker, a queue nobody is in, a queue whose expression does not
+// parse, and one workflow.
+const smallWorkspace = `{
+ "workers": [{"sid": "WK1", "attributes": "{\"skills\": [\"a\"]}", "available": true}],
+ "task_queues": [
+  {"sid": "WQa", "friendly_name": "A", "target_workers": "skills HAS 'a'"},
+  {"sid": "WQnobody", "friendly_name": "Nobody", "target_workers": "skills HAS 'z'"},
+  {"sid": "WQbad", "friendly_name": "Bad", "target_workers": "skills HAS"}
+ ],
+ "workflows": [{"sid": "WW1", "friendly_name": "All", "task_reservation_timeout": 30,
+  "configuration": "{\"task_routing\": {\"filters\": [{\"filter_friendly_name\": \"broken\", \"expression\": \"type ==\", \"targets\": [{\"queue\": \"WQa\"}]}], \"default_filter\": {\"queue\": \"WQa\"}}}"}]
+}`
+
+// TestStrict: -strict turns what the report only notes (unparsable expressions, queues
+// selecting nobody, empty exports) into exit status 1 naming the file and the place, after
+// the report; without it those end with status 0 as before.
+func TestStrict(t *testing.T) {
+	ws := writeFile(t, "ws.json", smallWorkspace)
+	clean := writeFile(t, "clean.json", `{"workers": [{"sid": "WK1", "attributes": "{\"skills\": [\"a\"]}"}],
+	 "task_queues": [{"sid": "WQa", "friendly_name": "A", "target_workers": "skills HAS 'a'"}],
+	 "workflows": [{"sid": "WW1", "configuration": "{\"task_routing\": {\"filters\": [], \"default_filter\": {\"queue\": \"WQa\"}}}"}]}`)
+	noWorkflows := writeFile(t, "nowf.json", `{"workers": [], "task_queues": [{"sid": "WQa", "target_workers": "1==1"}]}`)
+	empty := writeFile(t, "events.jsonl", "\n")
+	tests := []struct {
+		name    string
+		args    []string
+		want    []string // in the error; none: no error
+		wantOut string   // in stdout
+	}{
+		{"plan, not strict", []string{"plan", "-workspace", ws}, nil, "unparsable: 2 findings"},
+		{"plan, strict", []string{"plan", "-workspace", ws, "-strict"}, []string{
+			"-strict: 3 problems",
+			ws + `: task queue WQbad (Bad): unparsable "skills HAS": expression: column 11`,
+			ws + `: workflow WW1 (All) filter "broken": unparsable "type =="`,
+			ws + `: segment WQnobody: emptyQueue "skills HAS 'z'": no worker of the export is selected`,
+		}, "unparsable: 2 findings"},
+		{"plan -json, strict", []string{"plan", "-workspace", ws, "-strict", "-json"}, []string{"-strict: 3 problems"}, `"kind": "unparsable"`},
+		{"plan, strict, clean", []string{"plan", "-workspace", clean, "-strict"}, nil, "1 workers, 1 queues"},
+		{"plan, strict, empty workspace", []string{"plan", "-workspace", noWorkflows, "-strict"}, []string{noWorkflows + ": no workers", noWorkflows + ": no workflows"}, ""},
+		{"shadow, empty events, not strict", []string{"shadow", "-workspace", clean, "-events", empty, "-quiet"}, nil, "replayed 0 events"},
+		{"shadow, empty events, strict", []string{"shadow", "-workspace", clean, "-events", empty, "-quiet", "-strict"}, []string{"-strict: 1 problems", empty + ": no events"}, "replayed 0 events"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, err := runCmd(t, tt.args...)
+			if len(tt.want) == 0 {
+				if err != nil {
+					t.Fatalf("err = %v", err)
+				}
+			} else {
+				if !errors.Is(err, errStrict) {
+					t.Fatalf("err = %v, want -strict's", err)
+				}
+				for _, w := range tt.want {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error lacks %q:\n%v", w, err)
+					}
+				}
+			}
+			if !strings.Contains(out, tt.wantOut) {
+				t.Errorf("output lacks %q:\n%s", tt.wantOut, out)
+			}
+		})
+	}
+	_, progress, err := runCmd(t, "shadow", "-workspace", clean, "-events", empty)
+	if err != nil || !strings.Contains(progress, "warning: "+empty+" holds no events") {
+		t.Errorf("no warning of an empty export: %v\n%s", err, progress)
+	}
+}
+
+// TestShadowEventErrorsNameFileAndLine: an event file's error names the file, the line and
+// the event.
+func TestShadowEventErrorsNameFileAndLine(t *testing.T) {
+	const ok = `{"event_type":"task.created","event_date_ms":1,"event_data":{"task_sid":"WT1","workflow_sid":"WWsupport"}}`
+	tests := []struct{ name, content, want string }{
+		{"missing member", ok + "\n\n" + `{"event_type":"reservation.created","event_date_ms":2,"event_data":{"task_sid":"WT1"}}`,
+			":3: event 2: reservation.created without event_data.worker_sid"},
+		{"broken JSON", ok + "\n" + `{"event_type": nope}`, ":2: after event 1: invalid character 'o'"},
+		{"out of order", ok + "\n" + `{"event_type":"x","event_date_ms":0}`, ":2: event 2: at 1970-01-01T00:00:00Z, before the event before it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			events := writeFile(t, "events.jsonl", tt.content)
+			_, _, err := runCmd(t, "shadow", "-workspace", testWorkspace, "-events", events, "-quiet")
+			if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), events+tt.want) {
+				t.Errorf("err = %v, want %s%s", err, events, tt.want)
+			}
+		})
+	}
+}
+
+func TestExpr(t *testing.T) {
+	worker := writeFile(t, "worker.json", `{"skills": ["english", "billing"], "level": 3}`)
+	task := writeFile(t, "task.json", `{"type": "billing", "min_level": 2}`)
+	broken := writeFile(t, "broken.json", "{\"skills\": [\n\"english\",\n oops]}")
+	tests := []struct {
+		name    string
+		args    []string
+		wantOut string
+		wantErr string
+	}{
+		{"worker, true", []string{`skills HAS "english" AND level >= 3`, worker}, "true\n", ""},
+		{"worker, false", []string{`skills HAS "spanish"`, worker}, "false\nnote: as a queue's target_workers, one tag per term: skills:spanish", ""},
+		{"task scope", []string{"-scope", "task", `type == 'billing'`, task}, "true\n", ""},
+		{"task against worker", []string{"-task", task, "worker.level > task.min_level", worker}, "true\nnote: compares task and worker attributes", ""},
+		{"time of day", []string{"-scope", "task", "-at", "2026-11-02T09:30:00Z", "taskrouter.currentHour == 9"}, "true\nnote: reads the time of day, taken from 2026-11-02T09:30:00Z", ""},
+		{"no document", []string{"skills HAS 'a'"}, "false\n", ""},
+		{"json", []string{"-json", "level > 2", worker}, `"parsed": "level > 2",` + "\n" + `  "scope": "worker",` + "\n" + `  "result": true`, ""},
+		{"unparsable", []string{"skills HAS", worker}, "", "expression: column 11: expected a key or a constant (string, number, true, false, [list]), found end of expression\n  skills HAS\n            ^"},
+		{"document not JSON", []string{"1==1", broken}, "", broken + ":3: not JSON"},
+		{"no expression", nil, "", "want EXPRESSION"},
+		{"bad scope", []string{"-scope", "queue", "1==1"}, "", `-scope "queue" is neither worker nor task`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, err := runCmd(t, append([]string{"expr"}, tt.args...)...)
+			if tt.wantErr == "" && err != nil {
+				t.Fatalf("err = %v", err)
+			}
+			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Errorf("err = %v, want %q", err, tt.wantErr)
+			}
+			if !strings.HasPrefix(out, tt.wantOut) && !strings.Contains(out, tt.wantOut) {
+				t.Errorf("output %q lacks %q", out, tt.wantOut)
+			}
+		})
 	}
 }

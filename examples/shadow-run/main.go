@@ -6,6 +6,9 @@
 // for each past task who it would choose (POST /tasks/suggest-workers, a dry run that creates
 // nothing), and prints the agreement rate, every disagreement with the reasons on both sides,
 // and the acceptance rate of the old choices, split by agreement. It ends with a summary line.
+// An old choice tied for first with the service's choice (equal score, so the platform could
+// offer the task to either) agrees; shadow.Explain, which taskrouter-migrate shadow uses too,
+// makes the comparison.
 //
 // With no flags it runs offline on the sample data in testdata/, against an in-process mock
 // server holding the workers of the workers file:

@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
 	taskrouting "github.com/taskrouting/taskrouting-go"
+	"github.com/taskrouting/taskrouting-go/migrate/taskrouter/shadow"
 	"github.com/taskrouting/taskrouting-go/mockserver"
 )
 
@@ -89,15 +88,13 @@ type report struct {
 	all, agree, disagree tally
 }
 
-// add compares one past task with the service's ranking and prints it when they differ.
+// add compares one past task with the service's ranking and prints it when they differ. A
+// past choice tied for first with the service's choice agrees: the platform could have
+// offered the task to either (shadow.Explain).
 func (r *report) add(out io.Writer, t pastTask, cands []taskrouting.Candidate) {
 	r.all.add(t.Accepted)
-	// Candidates come best first: eligible ones by score, then the ineligible ones.
-	var choice *taskrouting.Candidate
-	if len(cands) > 0 && cands[0].Eligible {
-		choice = &cands[0]
-	}
-	if choice != nil && choice.WorkerID == t.ChosenWorker {
+	e := shadow.Explain(cands, t.ChosenWorker)
+	if e.Agree() {
 		r.agree.add(t.Accepted)
 		return
 	}
@@ -107,21 +104,9 @@ func (r *report) add(out io.Writer, t pastTask, cands []taskrouting.Candidate) {
 	if t.Accepted {
 		outcome = "accepted"
 	}
-	fmt.Fprintf(out, "  %s [%s] priority %s\n", t.ID, strings.Join(t.Tags, " "), num(t.Priority))
-	if choice == nil {
-		fmt.Fprintln(out, "    service: no eligible worker now")
-	} else {
-		fmt.Fprintf(out, "    service: %-6s score %s  %s\n", choice.WorkerID, num(choice.Score), formatReasons(choice.Reasons))
-	}
-	i := slices.IndexFunc(cands, func(c taskrouting.Candidate) bool { return c.WorkerID == t.ChosenWorker })
-	switch {
-	case i < 0:
-		fmt.Fprintf(out, "    old:     %-6s (%s)  not a candidate: unknown to the service, or lacks one of the tags\n", t.ChosenWorker, outcome)
-	case !cands[i].Eligible:
-		fmt.Fprintf(out, "    old:     %-6s (%s)  not eligible: %s\n", t.ChosenWorker, outcome, formatReasons(cands[i].Reasons))
-	default:
-		fmt.Fprintf(out, "    old:     %-6s (%s)  ranked %d, score %s  %s\n", t.ChosenWorker, outcome, i+1, num(cands[i].Score), formatReasons(cands[i].Reasons))
-	}
+	fmt.Fprintf(out, "  %s [%s] priority %s\n", t.ID, strings.Join(t.Tags, " "), strconv.FormatFloat(t.Priority, 'f', -1, 64))
+	fmt.Fprintf(out, "    service: %s\n", e.Here())
+	fmt.Fprintf(out, "    old:     %-6s (%s)  %s\n", t.ChosenWorker, outcome, e.There())
 }
 
 func (r *report) print(out io.Writer) {
@@ -136,27 +121,3 @@ func (r *report) print(out io.Writer) {
 	fmt.Fprintf(out, "  where the service would change: %s\n", r.disagree.rate())
 	fmt.Fprintf(out, "summary: %d past tasks, agreement %s, old choices accepted %s\n", r.all.n, agreement, r.all.rate())
 }
-
-// formatReasons prints a candidate's reasons compactly, e.g. "billing x3, missingTag spanish".
-// Reason kinds are additive: an unknown kind is printed by name.
-func formatReasons(rs []taskrouting.Reason) string {
-	parts := make([]string, 0, len(rs))
-	for _, r := range rs {
-		var x struct {
-			Tag    string   `json:"tag"`
-			Weight *float64 `json:"weight"`
-		}
-		_ = json.Unmarshal(r.Raw, &x) // Kind is already decoded; the rest is optional detail
-		switch {
-		case r.Kind == "tagWeight" && x.Weight != nil:
-			parts = append(parts, x.Tag+" x"+num(*x.Weight))
-		case x.Tag != "":
-			parts = append(parts, r.Kind+" "+x.Tag)
-		default:
-			parts = append(parts, r.Kind)
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -1,5 +1,7 @@
 // Package taskrouter reads what a team migrating from Twilio TaskRouter can export: a
-// workspace as its REST API lists it (ReadWorkspace) and its event history (ReadEvents).
+// workspace as its REST API lists it (ReadWorkspace) and its event history (ReadEvents,
+// ReadEventsFile). Input that is not an export is a *FormatError naming the file and the place
+// (a JSON path, or the line and number of an event).
 //
 // The subpackages do the rest: expr evaluates TaskRouter expressions, plan turns a workspace
 // into tags, worker upserts and task rules for this service, shadow replays the history

@@ -2,10 +2,12 @@ package taskrouter
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -57,62 +59,165 @@ type rawEvent struct {
 // ReadEvents streams an event export to fn in the order given: JSON lines of Event
 // resources, a JSON array of them, or Events list pages ({"events": [...]}) one after
 // another. Events out of time order are an error (a replay cannot go back in time); fn's
-// error stops the read and is returned.
+// error stops the read and is returned. Input that is not an export is a *FormatError with
+// the line the event (or the broken JSON) starts on and the event's number; ReadEventsFile
+// adds the file's name.
 func ReadEvents(r io.Reader, fn func(Event) error) error {
-	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<16))
+	lc := &lineCounter{r: r}
+	dec := json.NewDecoder(bufio.NewReaderSize(lc, 1<<16))
 	var last time.Time
 	n := 0
-	emit := func(raw json.RawMessage) error {
+	emit := func(raw json.RawMessage, line int) error {
 		n++
 		ev, err := parseEvent(raw)
 		if err != nil {
-			return &FormatError{Where: "event " + strconv.Itoa(n), Err: err}
+			return &FormatError{Line: line, Where: "event " + strconv.Itoa(n), Err: err}
 		}
 		if ev.At.Before(last) {
-			return &FormatError{Where: "event " + strconv.Itoa(n),
+			return &FormatError{Line: line, Where: "event " + strconv.Itoa(n),
 				Err: fmt.Errorf("at %s, before the event before it (%s): sort the export by time", ev.At.Format(time.RFC3339Nano), last.Format(time.RFC3339Nano))}
 		}
 		last = ev.At
 		return fn(ev)
 	}
+	// broken is a JSON error of the stream's next value, on line.
+	broken := func(err error, line int) error {
+		return &FormatError{Line: line, Where: "after event " + strconv.Itoa(n), Err: describeJSONError(err)}
+	}
 	for {
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			if errors.Is(err, io.EOF) {
+			var se *json.SyntaxError
+			switch {
+			case errors.Is(err, io.EOF):
 				return nil
+			case errors.As(err, &se):
+				return broken(err, lc.lineAt(se.Offset-1))
+			case errors.Is(err, io.ErrUnexpectedEOF):
+				return broken(err, lc.lineAt(lc.read-1)) // the value runs to the end
 			}
-			return &FormatError{Where: "after event " + strconv.Itoa(n), Err: describeJSONError(err)}
+			return broken(err, lc.lineAt(dec.InputOffset()))
 		}
+		line := lc.lineAt(dec.InputOffset() - int64(len(v)))
+		from, to := 0, len(v) // the array of events within v
 		switch firstByte(v) {
 		case '[':
-			var list []json.RawMessage
-			if err := json.Unmarshal(v, &list); err != nil {
-				return &FormatError{Where: "after event " + strconv.Itoa(n), Err: describeJSONError(err)}
-			}
-			for _, e := range list {
-				if err := emit(e); err != nil {
-					return err
-				}
-			}
 		case '{':
-			var page struct {
-				Events []json.RawMessage `json:"events"`
-			}
-			if err := json.Unmarshal(v, &page); err == nil && page.Events != nil {
-				for _, e := range page.Events {
-					if err := emit(e); err != nil {
-						return err
-					}
+			var ok bool
+			if from, to, ok = eventsOfPage(v); !ok {
+				if err := emit(v, line); err != nil {
+					return err
 				}
 				continue
 			}
-			if err := emit(v); err != nil {
-				return err
-			}
 		default:
-			return &FormatError{Where: "after event " + strconv.Itoa(n), Err: errors.New("expected an event object, an array or an events page")}
+			return &FormatError{Line: line, Where: "after event " + strconv.Itoa(n), Err: errors.New("expected an event object, an array or an events page")}
+		}
+		err := eachElement(v[from:to], func(e json.RawMessage, off int) error {
+			return emit(e, line+bytes.Count(v[:from+off], []byte{'\n'}))
+		})
+		if err != nil {
+			return err
 		}
 	}
+}
+
+// ReadEventsFile is ReadEvents on the file at path; a *FormatError names the file.
+func ReadEventsFile(path string, fn func(Event) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return NameFile(ReadEvents(f, fn), path)
+}
+
+// NameFile sets the file of a *FormatError in err's chain that names none, and returns err.
+func NameFile(err error, path string) error {
+	var fe *FormatError
+	if errors.As(err, &fe) && fe.File == "" {
+		fe.File = path
+	}
+	return err
+}
+
+// eventsOfPage finds the events array of an Events list page: v[from:to].
+func eventsOfPage(v json.RawMessage) (from, to int, ok bool) {
+	var page struct {
+		Events json.RawMessage `json:"events"`
+	}
+	if json.Unmarshal(v, &page) != nil || firstByte(page.Events) != '[' {
+		return 0, 0, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(v))
+	if _, err := dec.Token(); err != nil { // {
+		return 0, 0, false
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return 0, 0, false
+		}
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return 0, 0, false
+		}
+		if key == "events" && firstByte(val) == '[' {
+			to = int(dec.InputOffset())
+			return to - len(val), to, true
+		}
+	}
+	return 0, 0, false
+}
+
+// eachElement calls fn with each element of the JSON array list (already decoded once, so
+// well formed) and its byte offset in list.
+func eachElement(list json.RawMessage, fn func(json.RawMessage, int) error) error {
+	dec := json.NewDecoder(bytes.NewReader(list))
+	if _, err := dec.Token(); err != nil { // [
+		return err
+	}
+	for dec.More() {
+		var e json.RawMessage
+		if err := dec.Decode(&e); err != nil {
+			return err
+		}
+		if err := fn(e, int(dec.InputOffset())-len(e)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lineCounter passes a stream through and keeps where its lines start, forgetting those
+// before the last offset asked about (the offsets asked about only grow).
+type lineCounter struct {
+	r       io.Reader
+	read    int64
+	breaks  []int64 // offsets of the newlines read and not yet passed
+	dropped int     // newlines before breaks[0]
+}
+
+func (c *lineCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\n' {
+			c.breaks = append(c.breaks, c.read+int64(i))
+		}
+	}
+	c.read += int64(n)
+	return n, err
+}
+
+// lineAt is the 1-based line of byte off.
+func (c *lineCounter) lineAt(off int64) int {
+	i := 0
+	for i < len(c.breaks) && c.breaks[i] < off {
+		i++
+	}
+	c.dropped += i
+	c.breaks = c.breaks[i:]
+	return c.dropped + 1
 }
 
 func firstByte(b []byte) byte {
@@ -185,7 +290,7 @@ func parseEvent(b []byte) (Event, error) {
 	}
 	need := func(fields ...string) error {
 		for _, f := range fields {
-			if data[f] == nil {
+			if data[strings.ReplaceAll(f, "_", "")] == nil {
 				return fmt.Errorf("%s without event_data.%s", ev.Type, f)
 			}
 		}
@@ -193,11 +298,11 @@ func parseEvent(b []byte) (Event, error) {
 	}
 	switch ev.Type {
 	case EventTaskCreated:
-		return ev, need("tasksid")
+		return ev, need("task_sid")
 	case EventReservationCreated, EventReservationAccepted, EventReservationRejected, EventReservationTimeout:
-		return ev, need("tasksid", "workersid")
+		return ev, need("task_sid", "worker_sid")
 	case EventWorkerActivityUpdate:
-		return ev, need("workersid")
+		return ev, need("worker_sid")
 	}
 	return ev, nil
 }

@@ -109,16 +109,25 @@ type Activity struct {
 	Available    bool   `json:"available"`
 }
 
-// FormatError is input that is not what TaskRouter's API returns: File and Where (a JSON
-// path such as workers[3].attributes) say where, Err what.
+// FormatError is input that is not what TaskRouter's API returns: File, Line (1-based, for
+// an event export; 0 when not known) and Where (a JSON path such as workers[3].attributes,
+// or an event's number) say where, Err what. Its message reads "file:line: where: what".
 type FormatError struct {
 	File  string
+	Line  int
 	Where string
 	Err   error
 }
 
 func (e *FormatError) Error() string {
 	loc := e.File
+	if e.Line > 0 {
+		if loc == "" {
+			loc = "line " + strconv.Itoa(e.Line)
+		} else {
+			loc += ":" + strconv.Itoa(e.Line)
+		}
+	}
 	if e.Where != "" {
 		if loc != "" {
 			loc += ": "

@@ -127,15 +127,27 @@ func TestReadEvents(t *testing.T) {
 }
 
 func TestReadEventsErrors(t *testing.T) {
-	tests := []struct{ name, in, where, msg string }{
-		{"no type", `{"event_date_ms":1}`, "event 1", "no event_type"},
-		{"no time", `{"event_type":"task.created"}`, "event 1", "neither event_date nor event_date_ms"},
-		{"bad time", `{"event_type":"task.created","event_date":"yesterday"}`, "event 1", `event_date "yesterday" is not an ISO 8601 time`},
-		{"missing task", `{"event_type":"reservation.created","event_date_ms":1,"event_data":{"worker_sid":"WK1"}}`, "event 1", "reservation.created without event_data.tasksid"},
+	page := func(events string) string { return `{"meta":{"page":0},` + "\n" + `"events":[` + events + `]}` }
+	tests := []struct {
+		name, in, where, msg string
+		line                 int
+	}{
+		{"no type", `{"event_date_ms":1}`, "event 1", "no event_type", 1},
+		{"no time", `{"event_type":"task.created"}`, "event 1", "neither event_date nor event_date_ms", 1},
+		{"bad time", `{"event_type":"task.created","event_date":"yesterday"}`, "event 1", `event_date "yesterday" is not an ISO 8601 time`, 1},
+		{"missing task", `{"event_type":"reservation.created","event_date_ms":1,"event_data":{"worker_sid":"WK1"}}`, "event 1", "reservation.created without event_data.task_sid", 1},
 		{"out of order", `{"event_type":"x","event_date_ms":5}
-{"event_type":"x","event_date_ms":4}`, "event 2", "before the event before it"},
-		{"broken", `{"event_type":"x","event_date_ms":5} {`, "after event 1", "unexpected EOF"},
-		{"not an object", `42`, "after event 0", "expected an event object"},
+{"event_type":"x","event_date_ms":4}`, "event 2", "before the event before it", 2},
+		{"broken", `{"event_type":"x","event_date_ms":5}
+{`, "after event 1", "unexpected EOF", 2},
+		{"syntax error on line 3", `{"event_type":"x","event_date_ms":5}
+
+{"event_type": x}`, "after event 1", "invalid character 'x'", 3},
+		{"not an object", `42`, "after event 0", "expected an event object", 1},
+		{"in an array, on its own line", "[{\"event_type\":\"x\",\"event_date_ms\":5},\n\n {\"event_date_ms\":6}]", "event 2", "no event_type", 3},
+		{"in a page after a line", `{"event_type":"x","event_date_ms":5}` + "\n" + page(`{"event_type":"x","event_date_ms":6},`+"\n"+`{"event_type":"x"}`), "event 3", "neither event_date", 4},
+		{"past the first reads of the file", strings.Repeat(`{"event_type":"x","event_date_ms":5,"event_data":{"pad":"`+strings.Repeat("p", 60)+`"}}`+"\n", 5000) + `{"event_type":"x"}`, "event 5001", "neither event_date", 5001},
+		{"after blank lines", "\n\n\n" + `{"event_type":"reservation.created","event_date_ms":1,"event_data":{"task_sid":"WT1"}}`, "event 1", "without event_data.worker_sid", 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,9 +156,23 @@ func TestReadEventsErrors(t *testing.T) {
 			if !errors.As(err, &fe) {
 				t.Fatalf("err = %v, want a *FormatError", err)
 			}
-			if fe.Where != tt.where || !strings.Contains(fe.Err.Error(), tt.msg) {
-				t.Errorf("err = %q at %q, want %q at %q", fe.Err, fe.Where, tt.msg, tt.where)
+			if fe.Where != tt.where || fe.Line != tt.line || !strings.Contains(fe.Err.Error(), tt.msg) {
+				t.Errorf("err = %q at line %d %q, want %q at line %d %q", fe.Err, fe.Line, fe.Where, tt.msg, tt.line, tt.where)
 			}
 		})
+	}
+}
+
+// TestReadEventsFileNamesFileAndLine: every error of an event file reads "file:line: event n".
+func TestReadEventsFileNamesFileAndLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	in := `{"event_type":"x","event_date_ms":5}` + "\n" + `{"event_type":"task.created","event_date_ms":6}` + "\n"
+	if err := os.WriteFile(path, []byte(in), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := ReadEventsFile(path, func(Event) error { return nil })
+	want := "taskrouter export: " + path + ":2: event 2: task.created without event_data.task_sid"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
 	}
 }

@@ -58,7 +58,10 @@ func (p *Plan) WriteReport(w io.Writer) error {
 			}
 			fmt.Fprintf(&b, "    tier %d: tags %s, priority %s%s\n", i, strings.Join(t.Tags, " "), prio, mark)
 		}
-		if r.Escalation != nil {
+		switch {
+		case r.Escalation != nil && len(r.Tiers) == 1:
+			fmt.Fprintf(&b, "    offer timeout: %s (task_reservation_timeout)\n", r.Escalation.RespondWithin)
+		case r.Escalation != nil:
 			fmt.Fprintf(&b, "    escalation: an offer unanswered for %s steps to the next tier (priority +%g)\n", r.Escalation.RespondWithin, r.Escalation.PriorityBoost)
 		}
 	}

@@ -225,9 +225,55 @@ func TestOutputs(t *testing.T) {
 	if err := p.WriteReport(&out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"6 workers, 5 queues", "knownWorker: 1 findings, 1 queues, 2 workers affected", "tier 1: tags skills:billing languages:en, priority 5"} {
+	for _, want := range []string{"6 workers, 5 queues", "knownWorker: 1 findings, 1 queues, 2 workers affected", "tier 1: tags skills:billing languages:en, priority 5", "offer timeout: 2m0s (task_reservation_timeout)"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestOfferTimeoutOfEveryRule: every rule keeps TaskRouter's reservation timeout as the
+// offer timeout; a single target's rule used to lose it to the platform's default 60 s.
+func TestOfferTimeoutOfEveryRule(t *testing.T) {
+	tests := []struct {
+		name     string
+		timeout  string // the workflow's task_reservation_timeout member, "" for none
+		targets  string
+		want     time.Duration
+		wantTier int // escalation tiers
+	}{
+		{"single target", `,"task_reservation_timeout":45`, `[{"queue":"Q1"}]`, 45 * time.Second, 0},
+		{"single target without a timeout: TaskRouter's default", ``, `[{"queue":"Q1"}]`, 120 * time.Second, 0},
+		{"single target with its own timeout", `,"task_reservation_timeout":30`, `[{"queue":"Q1","timeout":600}]`, 30 * time.Second, 0},
+		{"above the platform's bound", `,"task_reservation_timeout":100000`, `[{"queue":"Q1"}]`, 24 * time.Hour, 0},
+		{"two targets: the first target's timeout", `,"task_reservation_timeout":45`, `[{"queue":"Q1","timeout":20},{"queue":"Q1"}]`, 20 * time.Second, 2},
+		{"two targets without their own", `,"task_reservation_timeout":45`, `[{"queue":"Q1"},{"queue":"Q1"}]`, 45 * time.Second, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := json.Marshal(map[string]any{"task_routing": map[string]any{"filters": []any{
+				map[string]any{"filter_friendly_name": "all", "expression": "1==1", "targets": json.RawMessage(tt.targets)}}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfgJSON, _ := json.Marshal(string(cfg))
+			ws, err := taskrouter.ParseWorkspace([]byte(`{"workers":[{"sid":"W1","attributes":"{\"skills\":[\"a\"]}"}],
+			 "task_queues":[{"sid":"Q1","friendly_name":"A","target_workers":"skills HAS 'a'"}],
+			 "workflows":[{"sid":"F1","configuration":` + string(cfgJSON) + tt.timeout + `}]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := Build(ws, Options{Now: planTime})
+			e := p.Rules[0].Escalation
+			if e == nil {
+				t.Fatal("no escalation: the offer timeout is the platform's default 60 s")
+			}
+			if diff := cmp.Diff([]any{tt.want, tt.wantTier}, []any{e.RespondWithin, len(e.Tiers)}); diff != "" {
+				t.Errorf("offer timeout, tiers (-want +got):\n%s", diff)
+			}
+			if got, ok := p.Rules[0].CreateParams(0).Escalation.Get(); !ok || got.RespondWithin != tt.want {
+				t.Errorf("create call's escalation: %+v", got)
+			}
+		})
 	}
 }

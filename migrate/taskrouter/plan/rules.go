@@ -21,7 +21,9 @@ type Rule struct {
 	Index      int    `json:"index"`
 	Expression string `json:"expression"`
 	Tiers      []Tier `json:"tiers"`
-	// Escalation is the ladder for tasks.create, nil with a single tier.
+	// Escalation is the task's escalation for tasks.create: with several tiers the ladder;
+	// with one, only the offer timeout (RespondWithin), the workflow's
+	// task_reservation_timeout. Nil for a rule without tiers.
 	Escalation *taskrouting.Escalation `json:"escalation,omitempty"`
 	node       expr.Node
 }
@@ -210,13 +212,16 @@ func (b *builder) narrowedSegment(seg *Segment, src string, n expr.Node) string 
 // ladder turns the tiers into an escalation policy: each later tier's tags, stepped to when
 // an offer goes unanswered for the first target's timeout (else the workflow's
 // task_reservation_timeout, else 120 s); the priority steps by the tiers' common difference.
+//
+// A single tier keeps the workflow's task_reservation_timeout (else TaskRouter's default
+// 120 s) as the offer timeout, so the platform's default 60 s does not replace it silently.
 func (b *builder) ladder(where string, wf taskrouter.Workflow, tiers []Tier) *taskrouting.Escalation {
-	if len(tiers) < 2 {
+	if len(tiers) == 0 {
 		return nil
 	}
-	wait := 120 * time.Second
-	if wf.TaskReservationTimeout > 0 {
-		wait = time.Duration(wf.TaskReservationTimeout) * time.Second
+	wait := reservationTimeout(wf)
+	if len(tiers) == 1 {
+		return &taskrouting.Escalation{RespondWithin: wait}
 	}
 	if t := tiers[0].TimeoutSeconds; t != nil && *t > 0 {
 		wait = time.Duration(*t * float64(time.Second))
@@ -260,6 +265,17 @@ func (b *builder) ladder(where string, wf taskrouter.Workflow, tiers []Tier) *ta
 			Detail: "a later target has a lower priority; the ladder can only raise it, so later tiers keep the first tier's priority", Queues: tierQueues(tiers)})
 	}
 	return e
+}
+
+// reservationTimeout is how long TaskRouter let a worker answer a reservation of wf's
+// tasks: its task_reservation_timeout, else TaskRouter's default of 120 s, within the
+// bounds of escalation.respondWithinMs.
+func reservationTimeout(wf taskrouter.Workflow) time.Duration {
+	wait := 120 * time.Second
+	if wf.TaskReservationTimeout > 0 {
+		wait = time.Duration(wf.TaskReservationTimeout) * time.Second
+	}
+	return min(max(wait, time.Second), 24*time.Hour)
 }
 
 func tierQueues(ts []Tier) []string {

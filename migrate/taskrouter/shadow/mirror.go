@@ -1,8 +1,10 @@
 // Package shadow replays a TaskRouter event export through the mock server with a migration
 // plan applied, and reports how this service's choices compare with TaskRouter's: how often
-// the worker TaskRouter reserved is eligible here and this service's first choice, the
-// acceptance rates on both sides, and the tasks nobody here could take. Verify checks a plan
-// against the mock server's matching rules before any replay.
+// the worker TaskRouter reserved is eligible here and this service's first choice (alone or
+// tied), the acceptance rates on both sides, the tasks nobody here could take, and each
+// reservation with the reasons on both sides. Verify checks a plan against the mock server's
+// matching rules before any replay; Explain compares one past choice with a suggest-workers
+// ranking.
 //
 // The mock server runs in process (its Handler behind an http.RoundTripper, no socket) on a
 // manual clock set to each event's time, with its default matcher settings: the comparison
@@ -67,14 +69,24 @@ func (m *mirror) upsert(ctx context.Context, ws []taskrouting.UpsertWorkerParams
 	return nil
 }
 
-// candidate is the part of a suggest-workers candidate the comparison reads.
+// candidate is the part of a suggest-workers candidate the comparison reads; its reasons
+// stay undecoded until a reservation's detail needs them.
 type candidate struct {
-	WorkerID string `json:"workerId"`
-	Eligible bool   `json:"eligible"`
+	WorkerID string          `json:"workerId"`
+	Eligible bool            `json:"eligible"`
+	Score    float64         `json:"score"`
+	Reasons  json.RawMessage `json:"reasons"`
+}
+
+// full is the candidate in the client's type, its reasons decoded.
+func (c candidate) full() taskrouting.Candidate {
+	out := taskrouting.Candidate{WorkerID: c.WorkerID, Eligible: c.Eligible, Score: c.Score}
+	_ = json.Unmarshal(c.Reasons, &out.Reasons) // the mock server's own answer; reasons are detail
+	return out
 }
 
 // suggest is tasks.suggestWorkers (POST /tasks/suggest-workers) sent straight to the
-// handler, reading only each candidate's id and eligibility: the comparison's hot path,
+// handler, reading only each candidate's id, eligibility and score: the comparison's hot path,
 // where decoding every reason into the client's types costs more than the question. The
 // params are the client's, so the body is what the client would send.
 func (m *mirror) suggest(ctx context.Context, p taskrouting.SuggestWorkersParams) ([]candidate, error) {

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
 
+	taskrouting "github.com/taskrouting/taskrouting-go"
 	"github.com/taskrouting/taskrouting-go/migrate/taskrouter"
 	"github.com/taskrouting/taskrouting-go/migrate/taskrouter/plan"
 )
@@ -43,7 +45,12 @@ const RulesName = "the mock server's default rules"
 // reservation.created the mock server is asked, as of that moment, whom it would offer the
 // task with the tags of the tier the reservation's queue belongs to (tasks.suggestWorkers, a
 // dry run: no task is created here, so a worker's load shows only through its activity);
-// reservation.accepted, rejected and timeout count the outcomes on both sides.
+// reservation.accepted, rejected and timeout count the outcomes on both sides. A worker
+// who rejected a reservation is left out of the task's later reservations here, as the
+// platform vetoes it for the task; workers tied for first (the same score, so the same rank
+// under the platform's rules) are all first choices, and the report counts and names the
+// ties. Report.Reservations lists every reservation with its standing and the reasons on
+// both sides (Explain, as examples/shadow-run explains its past tasks).
 //
 // The export is read once, keeping for each reservation the question to ask and the
 // availability changes before it; the questions are then put to Options.Shards mock
@@ -75,13 +82,23 @@ func Replay(ctx context.Context, ws *taskrouter.Workspace, p *plan.Plan, events 
 // job is one reservation to compare: the question, and the answer once compared.
 type job struct {
 	at      time.Time
+	task    string
+	resv    string
 	tags    []string
 	prio    float64
 	worker  string
 	queue   string
-	changes int // availability changes (scan.log) before it
+	vetoed  []string // workers who rejected the task before this reservation
+	changes int      // availability changes (scan.log) before it
 	result  standing
 	anyone  bool
+	tieOpen bool
+	// What answer.detail keeps: the tie for first (at most maxTieListed), the worker's
+	// candidate, the tie's size and the worker's rank.
+	top       []candidate
+	self      *candidate
+	tie, rank int
+	ended     string // how TaskRouter's reservation ended: accepted, rejected, timedOut
 }
 
 // change is one worker's availability changing.
@@ -94,7 +111,8 @@ type taskState struct {
 	rule     *plan.Rule
 	priority float64
 	tier     int
-	jobs     []int // its reservations
+	jobs     []int    // its reservations
+	rejected []string // workers who rejected it: vetoed for its later reservations
 }
 
 type outcome struct {
@@ -248,7 +266,8 @@ func (sc *scan) reserved(ev taskrouter.Event) {
 	}
 	st.jobs = append(st.jobs, len(sc.jobs))
 	sc.resv[resvKey(ev)] = len(sc.jobs)
-	sc.jobs = append(sc.jobs, job{at: ev.At, tags: tier.Tags, prio: prio, worker: ev.WorkerSid, queue: ev.QueueSid, changes: len(sc.log)})
+	sc.jobs = append(sc.jobs, job{at: ev.At, task: ev.TaskSid, resv: ev.ReservationSid, tags: tier.Tags, prio: prio, worker: ev.WorkerSid,
+		queue: ev.QueueSid, vetoed: slices.Clip(st.rejected), changes: len(sc.log)})
 }
 
 func (sc *scan) answered(ev taskrouter.Event) {
@@ -263,10 +282,19 @@ func (sc *scan) answered(ev taskrouter.Event) {
 	switch ev.Type {
 	case taskrouter.EventReservationAccepted:
 		o.Accepted = 1
+		sc.jobs[j].ended = "accepted"
 	case taskrouter.EventReservationRejected:
 		o.Rejected = 1
+		sc.jobs[j].ended = "rejected"
+		// The platform vetoes a worker who rejects a task for the rest of the task's life
+		// (docs/contract.md, "How the platform matches": Exclusions). A timeout does not:
+		// the plan's offers keep onNoResponse at its default, allow.
+		if st, ok := sc.tasks[ev.TaskSid]; ok && !slices.Contains(st.rejected, ev.WorkerSid) {
+			st.rejected = append(st.rejected, ev.WorkerSid)
+		}
 	default:
 		o.TimedOut = 1
+		sc.jobs[j].ended = "timedOut"
 	}
 	sc.outcomes = append(sc.outcomes, outcome{j, o})
 }
@@ -345,7 +373,9 @@ func (sc *scan) compareShard(ctx context.Context, from, to int, tick func()) (in
 		}
 		pos = j.changes
 		a.m.at(j.at)
-		j.result, j.anyone, err = a.rank(ctx, j.tags, j.prio, j.worker)
+		ans, err := a.rank(ctx, j.tags, j.prio, j.worker, j.vetoed)
+		j.result, j.anyone, j.tieOpen = ans.standing, ans.anyone, ans.tieOpen
+		j.top, j.self, j.tie, j.rank = ans.detail(j.worker)
 		if err != nil {
 			return a.requests, fmt.Errorf("reservation at %s of %s: %w", j.at.Format(time.RFC3339), j.worker, err)
 		}
@@ -364,18 +394,27 @@ func (sc *scan) report() *Report {
 		}
 		return s
 	}
-	for _, j := range sc.jobs {
+	details := make([]Reservation, 0, len(sc.jobs))
+	for i := range sc.jobs {
+		j := &sc.jobs[i]
 		s := get(j.queue)
 		s.Reservations++
+		if j.tie > 1 {
+			s.Ties++
+		}
 		switch j.result {
 		case standingFirst:
 			s.FirstChoice++
 			s.EligibleHere++
+			if j.tie > 1 {
+				s.TiedFirst++
+			}
 		case standingEligible:
 			s.EligibleHere++
 		case standingUnknown:
 			s.Unknown++
 		}
+		details = append(details, j.detail())
 	}
 	for _, o := range sc.outcomes {
 		j := sc.jobs[o.job]
@@ -409,7 +448,7 @@ func (sc *scan) report() *Report {
 	for _, q := range sc.ws.Queues {
 		names[q.Sid] = q.FriendlyName
 	}
-	rep := &Report{Events: sc.events, Tasks: sc.ntasks, Rules: RulesName, Findings: len(sc.p.Findings), MockRequests: sc.requests}
+	rep := &Report{Events: sc.events, Tasks: sc.ntasks, Rules: RulesName, Findings: len(sc.p.Findings), MockRequests: sc.requests, Reservations: details}
 	for _, s := range stats {
 		s.Name = names[s.Queue]
 		s.rates()
@@ -426,4 +465,43 @@ func (sc *scan) report() *Report {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the plan has %d findings (constructs not translated); see the plan report", len(sc.p.Findings)))
 	}
 	return rep
+}
+
+// detail is the job's entry of Report.Reservations, explained by Explain as
+// examples/shadow-run explains its past tasks.
+func (j *job) detail() Reservation {
+	r := Reservation{At: j.at, Task: j.task, Reservation: j.resv, Queue: j.queue, Tags: j.tags, Priority: j.prio,
+		Worker: j.worker, Ended: j.ended, Vetoed: j.vetoed, Rank: j.rank}
+	cands := make([]taskrouting.Candidate, 0, len(j.top)+1)
+	for i, c := range j.top {
+		if i == 0 || c.WorkerID == j.worker {
+			cands = append(cands, c.full())
+		} else {
+			cands = append(cands, taskrouting.Candidate{WorkerID: c.WorkerID, Eligible: c.Eligible, Score: c.Score})
+		}
+	}
+	if j.self != nil && !slices.ContainsFunc(j.top, func(c candidate) bool { return c.WorkerID == j.worker }) {
+		cands = append(cands, j.self.full())
+	}
+	e := Explain(cands, j.worker)
+	e.Rank, e.TieSize = j.rank, j.tie
+	r.Here, r.There, r.Tie, r.TieSize, r.TieOpen = e.Choice, e.Worker, e.Tie, j.tie, j.tieOpen
+	if j.tie < 2 {
+		r.Tie, r.TieSize = nil, 0
+	}
+	r.WhyHere, r.WhyThere = e.Here(), e.There()
+	switch {
+	case j.result == standingFirst && j.tie > 1:
+		r.Standing = StandingTie
+	case j.result == standingFirst:
+		r.Standing = StandingFirst
+	case j.result == standingEligible:
+		r.Standing = StandingEligible
+	case j.result == standingUnknown:
+		r.Standing = StandingUnknown
+		r.WhyThere = "ranked past the candidates suggest-workers lists: counted neither eligible nor first"
+	default:
+		r.Standing = StandingNotEligible
+	}
+	return r
 }

@@ -180,11 +180,87 @@ func TestReplay(t *testing.T) {
 	}
 	for _, want := range []string{
 		"replayed 19 events, 3 tasks, 5 reservations (matching: the mock server's default rules)",
-		"summary: eligible 60.0%, first choice 60.0%, acceptance there 60.0% of 5, here 66.7% of 3, tasks nobody here could take 1 of 3",
+		"summary: eligible 60.0%, first choice 60.0% (0 by a tie), ties 0, acceptance there 60.0% of 5, here 66.7% of 3, tasks nobody here could take 1 of 3",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestReplayVetoesRejectersAndCountsTies: a worker who rejected a task is left out of the
+// task's later reservations, as the platform vetoes it; workers of equal score tie for first
+// and any of them counts as first choice; every reservation is listed with the reasons on
+// both sides. With the verified plan, bob (tags billing-en, everyone) scores 1/2 for
+// billing-en and everyone; alice (billing-en, billing-es, everyone) and dan (billing-es,
+// everyone, tech) score 1/3 for billing-es, a tie.
+func TestReplayVetoesRejectersAndCountsTies(t *testing.T) {
+	ws := workspace(t)
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		created(1, "WT1", "WWsupport", `{"type":"billing","language":"en"}`),
+		reservation(2, "reservation.created", "WT1", "WK02", "WQbilling_en", "WR1"), // bob, first
+		reservation(5, "reservation.rejected", "WT1", "WK02", "WQbilling_en", "WR1"),
+		reservation(6, "reservation.created", "WT1", "WK01", "WQbilling_en", "WR2"), // alice: first once bob is vetoed
+		reservation(8, "reservation.rejected", "WT1", "WK01", "WQbilling_en", "WR2"),
+		reservation(9, "reservation.created", "WT1", "WK02", "WQbilling_en", "WR3"), // bob again: the platform would not
+		reservation(10, "reservation.timeout", "WT1", "WK02", "WQbilling_en", "WR3"),
+		created(20, "WT2", "WWsupport", `{"type":"billing","language":"es"}`),
+		reservation(21, "reservation.created", "WT2", "WK04", "WQbilling_es", "WR4"), // dan ties with alice
+		reservation(25, "reservation.accepted", "WT2", "WK04", "WQbilling_es", "WR4"),
+		created(30, "WT3", "WWsupport", `{"type":"other"}`),
+		reservation(31, "reservation.created", "WT3", "WK06", "WQeveryone", "WR5"), // frank, below bob
+		reservation(32, "reservation.accepted", "WT3", "WK06", "WQeveryone", "WR5"),
+	}, "\n")
+	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type view struct {
+		Resv, Standing, Here string
+		Tie                  []string
+		TieSize, Rank        int
+		Vetoed               []string
+		WhyThere             string
+	}
+	var got []view
+	for _, r := range rep.Reservations {
+		v := view{Resv: r.Reservation, Standing: r.Standing, Tie: r.Tie, TieSize: r.TieSize, Rank: r.Rank, Vetoed: r.Vetoed, WhyThere: r.WhyThere}
+		if r.Here != nil {
+			v.Here = r.Here.WorkerID
+		}
+		got = append(got, v)
+	}
+	want := []view{
+		{Resv: "WR1", Standing: StandingFirst, Here: "WK02", Rank: 1, WhyThere: "ranked 1, score 0.5  queue:billing-en x0.5"},
+		{Resv: "WR2", Standing: StandingFirst, Here: "WK01", Rank: 1, Vetoed: []string{"WK02"}, WhyThere: "ranked 1, score 0.3333333333333333  queue:billing-en x0.3333333333333333"},
+		{Resv: "WR3", Standing: StandingNotEligible, Vetoed: []string{"WK02", "WK01"}, WhyThere: "not eligible: rejectedPreviously"},
+		{Resv: "WR4", Standing: StandingTie, Here: "WK01", Tie: []string{"WK01", "WK04"}, TieSize: 2, Rank: 2, WhyThere: "tied for first, score 0.3333333333333333  queue:billing-es x0.3333333333333333"},
+		{Resv: "WR5", Standing: StandingEligible, Here: "WK02", Rank: 4, WhyThere: "ranked 4, score 0.3333333333333333  queue:everyone x0.3333333333333333"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("reservations (-want +got):\n%s", diff)
+	}
+	o := rep.Overall
+	if diff := cmp.Diff([]int{5, 4, 3, 1, 1}, []int{o.Reservations, o.EligibleHere, o.FirstChoice, o.Ties, o.TiedFirst}); diff != "" {
+		t.Errorf("reservations, eligible, first, ties, tied first (-want +got):\n%s", diff)
+	}
+	var out bytes.Buffer
+	if err := rep.WriteDisagreements(&out, 1); err != nil {
+		t.Fatal(err)
+	}
+	wantText := `disagreements: 2 of 5 reservations
+  2026-11-02T09:00:09Z WT1 WQbilling_en [queue:billing-en] priority 5
+    here:  no eligible worker now
+    there: WK02   (timedOut)  not eligible: rejectedPreviously
+    rejected before, not offered it here: WK02 WK01
+  ... 1 more (-list sets how many; -json lists every reservation)
+`
+	if diff := cmp.Diff(wantText, out.String()); diff != "" {
+		t.Errorf("disagreements (-want +got):\n%s", diff)
 	}
 }
 
