@@ -290,6 +290,9 @@ func (s *Server) serveStorage(w http.ResponseWriter, r *http.Request) {
 		ws.mu.Lock()
 		a := ws.attachments.byToken(token)
 		if a != nil {
+			if r.Method == http.MethodPut {
+				ws.cmds.refuse("an upload to storage, which a snapshot does not carry")
+			}
 			status, answer, ct := storageAnswer(a, token, now, r, body)
 			ws.mu.Unlock()
 			if ct != "" {
