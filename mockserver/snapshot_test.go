@@ -478,3 +478,23 @@ func stateCall(t *testing.T, srv *Server, method string, body []byte) answer {
 	require.NoError(t, err)
 	return answer{Status: resp.StatusCode, Header: resp.Header, Body: raw}
 }
+
+// TestResetAfterRestoreMakesNewIDs: a Reset after a restore starts a generation past the
+// document's, so the events after it never reuse the ids of the restored ones.
+func TestResetAfterRestoreMakesNewIDs(t *testing.T) {
+	a := Start(t, WithSeed(5))
+	a.Reset()
+	mustAPI(t, a, 200, "POST", "/workers", map[string]any{"id": "ana", "tags": []string{"en"}, "available": true})
+	mustAPI(t, a, 202, "POST", "/tasks", map[string]any{"id": "t1", "tags": []string{"en"}})
+	saved, err := a.Snapshot(context.Background())
+	require.NoError(t, err)
+	restored := a.Events()[0].ID
+
+	b := Start(t, WithSeed(5))
+	require.NoError(t, b.Restore(context.Background(), saved))
+	b.Reset()
+	mustAPI(t, b, 200, "POST", "/workers", map[string]any{"id": "ana", "tags": []string{"en"}, "available": true})
+	mustAPI(t, b, 202, "POST", "/tasks", map[string]any{"id": "t1", "tags": []string{"en"}})
+	require.NotEmpty(t, b.Events())
+	assert.NotEqual(t, restored, b.Events()[0].ID)
+}
