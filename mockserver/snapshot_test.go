@@ -498,3 +498,44 @@ func TestResetAfterRestoreMakesNewIDs(t *testing.T) {
 	require.NotEmpty(t, b.Events())
 	assert.NotEqual(t, restored, b.Events()[0].ID)
 }
+
+// BenchmarkStateLog is the cost of keeping the state log: POST /v1/tasks through the
+// handler (no socket), with the log on (the default) and off, in the same run.
+//
+//	go test -run '^$' -bench StateLog -count 6 ./mockserver/
+func BenchmarkStateLog(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		opt  Option
+	}{{"on", WithStateLog(-1)}, {"off", WithStateLog(0)}} {
+		b.Run(tc.name, func(b *testing.B) {
+			srv, err := NewUnstarted(tc.opt, withoutResponseChecks(), WithRequestLog(0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer srv.Close()
+			h := srv.Handler()
+			body := []byte(`{"tags":["en","vip"],"priority":3,"meta":{"customer":"c-1042"}}`)
+			b.ReportAllocs()
+			for b.Loop() {
+				r, _ := http.NewRequest("POST", "/v1/tasks", bytes.NewReader(body))
+				r.Header.Set("Authorization", "Bearer "+srv.APIKey())
+				r.Header.Set("Content-Type", "application/json")
+				w := &discardWriter{h: http.Header{}}
+				h.ServeHTTP(w, r)
+				if w.status != http.StatusAccepted {
+					b.Fatalf("status %d", w.status)
+				}
+			}
+		})
+	}
+}
+
+type discardWriter struct {
+	h      http.Header
+	status int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.h }
+func (w *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (w *discardWriter) WriteHeader(status int)      { w.status = status }
