@@ -451,11 +451,15 @@ func TestSnapshotRefusedWhenTheLogCannotCarryIt(t *testing.T) {
 	}{
 		{"bounded", 1, "more commands than the state log keeps"},
 		{"off", 0, "the state log is off"},
+		{"credential", -1, "a request carrying a credential"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := Start(t, WithStateLog(tc.limit))
 			mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "ana", "tags": []string{"en"}})
 			mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "bo", "tags": []string{"en"}})
+			if tc.name == "credential" {
+				mustAPI(t, srv, 201, "POST", "/notification-channels", map[string]any{"type": "webhook", "target": "http://127.0.0.1:9/n", "events": []string{"task.created"}, "secret": "whsec_channel"})
+			}
 			a := stateCall(t, srv, "GET", nil)
 			require.Equal(t, http.StatusConflict, a.Status, "%s", a.Body)
 			assert.Contains(t, string(a.Body), tc.want)
@@ -539,3 +543,29 @@ type discardWriter struct {
 func (w *discardWriter) Header() http.Header         { return w.h }
 func (w *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
 func (w *discardWriter) WriteHeader(status int)      { w.status = status }
+
+// TestStateOfEveryWorkspace: each API key's workspace is saved by its place in the key order,
+// never by its key, and loads into the workspace at the same place of a server with other keys.
+func TestStateOfEveryWorkspace(t *testing.T) {
+	a := Start(t, WithAPIKey("sk_test_first"), WithExtraAPIKey("sk_test_second"), WithSigningSecret("whsec_a"))
+	mustAPI(t, a, 200, "POST", "/workers", map[string]any{"id": "ana", "tags": []string{"en"}})
+	other := call(t, a, "sk_test_second", "POST", "/tasks", map[string]any{"id": "t9", "tags": []string{"fr"}})
+	require.Equal(t, 202, other.Status, "%s", other.Body)
+	saved, err := a.Snapshot(context.Background())
+	require.NoError(t, err)
+	for _, secret := range []string{"sk_test_first", "sk_test_second", "whsec_a"} {
+		assert.NotContains(t, string(saved), secret, "a saved state holds no key or secret")
+	}
+
+	b := Start(t, WithAPIKey("sk_test_b1"), WithExtraAPIKey("sk_test_b2"))
+	require.NoError(t, b.Restore(context.Background(), saved))
+	assert.Equal(t, 200, call(t, b, "sk_test_b1", "GET", "/workers/ana", nil).Status)
+	assert.Equal(t, 404, call(t, b, "sk_test_b1", "GET", "/tasks/t9", nil).Status)
+	assert.Equal(t, 200, call(t, b, "sk_test_b2", "GET", "/tasks/t9", nil).Status)
+	assert.Equal(t, 404, call(t, b, "sk_test_b2", "GET", "/workers/ana", nil).Status)
+
+	one := Start(t)
+	var se *StateError
+	require.ErrorAs(t, one.Restore(context.Background(), saved), &se)
+	assert.Equal(t, "/workspaces/1", se.Pointer)
+}

@@ -60,6 +60,12 @@ func (l *commandLog) begin(ws *workspace, req *request, now time.Time) int {
 	if !l.room() {
 		return noEntry
 	}
+	if secretMembersOf(req.path) != nil && !bytes.Equal(redactBody(req.path, req.body), req.body) {
+		// A saved state is a file that gets shared; it holds no credential (a PIN, a
+		// channel's signing secret), and without it the command could not be run again.
+		l.refuse("a request carrying a credential (a PIN or a signing secret), which a saved state does not write down")
+		return noEntry
+	}
 	c := stateCommand{At: now, Method: req.method, Path: req.path, IdempotencyKey: req.idemKey}
 	if len(req.query) > 0 {
 		c.Query = req.query.Encode()
