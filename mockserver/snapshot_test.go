@@ -94,6 +94,16 @@ func nextStep(rng *rand.Rand, srv *Server, n int) stateStep {
 		if rng.IntN(3) != 0 {
 			body["id"] = fmt.Sprintf("t%d", n)
 		}
+		switch rng.IntN(8) {
+		case 0:
+			body["sla"] = map[string]any{"expireAfterMs": 30000 + rng.IntN(90000), "completeWithinMs": 60000, "onCompletionBreach": "requeue"}
+		case 1:
+			body["escalation"] = map[string]any{"respondWithinMs": 10000 + rng.IntN(20000)}
+		case 2:
+			if rng.IntN(3) == 0 {
+				body["recurrence"] = map[string]any{"everyMs": 45000}
+			}
+		}
 		var hdr []string
 		if rng.IntN(4) == 0 {
 			hdr = []string{"Idempotency-Key", fmt.Sprintf("k%d", rng.IntN(3))}
@@ -118,8 +128,16 @@ func nextStep(rng *rand.Rand, srv *Server, n int) stateStep {
 		task, _ := offer()
 		return stateStep{method: "GET", path: "/tasks/" + task}
 	case 12:
-		if rng.IntN(3) == 0 {
+		task, w := offer()
+		switch rng.IntN(6) {
+		case 0:
 			return stateStep{method: "DELETE", path: "/workers/" + worker}
+		case 1:
+			return stateStep{method: "POST", path: "/skills", body: map[string]any{"key": fmt.Sprintf("skill%d", n), "name": "Skill"}}
+		case 2:
+			return stateStep{method: "POST", path: "/tasks/" + task + "/assign", body: map[string]any{"workerId": worker, "force": rng.IntN(2) == 0}}
+		case 3:
+			return stateStep{method: "POST", path: "/tasks/" + task + "/fail", body: map[string]any{"workerId": w, "reason": "broken"}}
 		}
 		return stateStep{method: "POST", path: "/teams", body: map[string]any{"key": fmt.Sprintf("team%d", n), "name": "Team"}}
 	default:
@@ -147,8 +165,12 @@ func TestRestoredStateDecidesAlike(t *testing.T) {
 	for story := range stories {
 		t.Run(fmt.Sprint(story), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(story), 33))
+			var matcher MatcherConfig
+			if story%4 == 3 {
+				matcher = MatcherConfig{Rules: RulesEveryTag, Mode: ModeFirstCome}
+			}
 			clkA := NewManualClock(t0)
-			a := storyServer{Start(t, WithClock(clkA), WithSeed(uint64(story))), clkA}
+			a := storyServer{Start(t, WithClock(clkA), WithSeed(uint64(story)), WithMatcher(matcher)), clkA}
 			if story%2 == 1 {
 				a.srv.Reset() // ids of a later generation carry its tag ("evt_<tag>_1")
 			}
@@ -161,7 +183,7 @@ func TestRestoredStateDecidesAlike(t *testing.T) {
 			eventsAtCut := len(a.srv.Events())
 
 			clkB := NewManualClock(t0.Add(-time.Hour))
-			b := storyServer{Start(t, WithClock(clkB), WithSeed(99)), clkB}
+			b := storyServer{Start(t, WithClock(clkB), WithSeed(99), WithMatcher(matcher)), clkB}
 			require.NoError(t, b.srv.Restore(context.Background(), saved))
 			require.Equal(t, clkA.Now(), clkB.Now(), "the restored clock")
 
