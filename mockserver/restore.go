@@ -20,17 +20,19 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
-// StateSchema is the JSON Schema of state documents (draft 2020-12), for suites that check a
-// hand-written fixture before loading it.
-//
 //go:embed mockstate.schema.json
-var StateSchema []byte
+var stateSchemaText []byte
+
+// StateSchema returns the JSON Schema of state documents (draft 2020-12,
+// mockserver/mockstate.schema.json), for suites that check a hand-written fixture before
+// loading it.
+func StateSchema() []byte { return slices.Clone(stateSchemaText) }
 
 // maxStateBytes bounds a state document POST /_mock/state reads.
 const maxStateBytes = 256 << 20
 
 var stateSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(StateSchema))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(stateSchemaText))
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +49,7 @@ var stateSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 // journals (requests, events, deliveries) start empty, ids and sequences go on from the
 // document's, and a ManualClock is set to the document's clock.
 //
-// Everything is checked before anything changes: the document against StateSchema, its
+// Everything is checked before anything changes: the document against StateSchema(), its
 // settings against the server's, its references (an offer names a task, a task's worker
 // is a worker), each command's answer against the status it records and the readable
 // members against the state the commands lead to. A refused document leaves the server as it

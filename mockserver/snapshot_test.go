@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -290,6 +291,17 @@ func savedStory(t *testing.T) (*Server, []byte) {
 // answers: the document is something a person can read and write.
 func TestStateDocumentReadsAsTheState(t *testing.T) {
 	_, raw := savedStory(t)
+	// What a suite in another language does with the schema file, with the Go validator.
+	schemaDoc, err := jsonschema.UnmarshalJSON(bytes.NewReader(StateSchema()))
+	require.NoError(t, err)
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	require.NoError(t, c.AddResource("state.json", schemaDoc))
+	schema, err := c.Compile("state.json")
+	require.NoError(t, err)
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	require.NoError(t, err)
+	require.NoError(t, schema.Validate(inst), "a saved state is valid under its schema")
 	var doc map[string]any
 	require.NoError(t, json.Unmarshal(raw, &doc))
 	assert.Equal(t, StateKind, doc["kind"])
