@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -173,4 +176,38 @@ func (s *Server) stateSettings() stateSettings {
 		},
 		Retention: s.cfg.retention,
 	}
+}
+
+// adminState is GET and POST /_mock/state.
+func (s *Server) adminState(r *http.Request) (any, int, *apiError) {
+	if r.Method == http.MethodGet {
+		doc, err := s.snapshot(r.Context())
+		if errors.Is(err, ErrNoSnapshot) {
+			return nil, 0, conflictf(CodeInvalidState, "%s", strings.TrimPrefix(err.Error(), "mockserver: "))
+		}
+		if err != nil {
+			return nil, 0, errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "%v", err)
+		}
+		return doc, http.StatusOK, nil
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxStateBytes+1))
+	if err != nil {
+		return nil, 0, invalidBodyf("body could not be read")
+	}
+	if len(body) > maxStateBytes {
+		return nil, 0, errorf(http.StatusRequestEntityTooLarge, CodePayloadTooLarge, "a state must NOT be larger than %d bytes", maxStateBytes)
+	}
+	err = s.Restore(r.Context(), body)
+	var se *StateError
+	switch {
+	case errors.As(err, &se):
+		msg := se.Reason
+		if se.Pointer != "" {
+			msg = se.Pointer + ": " + se.Reason
+		}
+		return nil, 0, validationf("%s", msg)
+	case err != nil:
+		return nil, 0, errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "%v", err)
+	}
+	return nil, http.StatusNoContent, nil
 }
