@@ -391,6 +391,7 @@ func TestRestoreRefusesBadStates(t *testing.T) {
 		edit    func(doc map[string]any)
 		text    string // the whole body instead of an edited document
 		pointer string
+		says    string // a part of the message after the pointer
 	}{
 		{name: "not JSON", text: `{"kind":`, pointer: ""},
 		{name: "wrong version", edit: func(d map[string]any) { d["version"] = 2 }, pointer: "/version"},
@@ -405,9 +406,9 @@ func TestRestoreRefusesBadStates(t *testing.T) {
 			task(d, 1)["workerId"] = "ghost"
 			worker(d, 0)["offers"] = []any{}
 		}, pointer: "/workspaces/0/tasks/1/workerId"},
-		{name: "offer of a missing task", edit: func(d map[string]any) { worker(d, 0)["offers"] = []any{"t9"} }, pointer: "/workspaces/0/workers/0/offers/0"},
+		{name: "offer of a missing task", edit: func(d map[string]any) { worker(d, 0)["offers"] = []any{"t9"} }, pointer: "/workspaces/0/workers/0/offers/0", says: "names task t9, which /workspaces/0/tasks lacks"},
 		{name: "offer of a task not pending", edit: func(d map[string]any) { worker(d, 0)["offers"] = []any{"t1"} }, pointer: "/workspaces/0/workers/0/offers/0"},
-		{name: "team member missing", edit: func(d map[string]any) { space(d)["teams"].([]any)[0].(map[string]any)["members"] = []any{"ghost"} }, pointer: "/workspaces/0/teams/0/members/0"},
+		{name: "team member missing", edit: func(d map[string]any) { space(d)["teams"].([]any)[0].(map[string]any)["members"] = []any{"ghost"} }, pointer: "/workspaces/0/teams/0/members/0", says: "names worker ghost, which /workspaces/0/workers lacks"},
 		{name: "worker twice", edit: func(d map[string]any) { worker(d, 1)["id"] = "ana" }, pointer: "/workspaces/0/workers/1/id"},
 		{name: "state the commands do not lead to", edit: func(d map[string]any) { task(d, 1)["priority"] = 7 }, pointer: "/workspaces/0/tasks/1/priority"},
 		{name: "sequence the commands do not lead to", edit: func(d map[string]any) { space(d)["sequence"].(map[string]any)["events"] = 40 }, pointer: "/workspaces/0/sequence/events"},
@@ -453,6 +454,7 @@ func TestRestoreRefusesBadStates(t *testing.T) {
 			if tc.pointer != "" {
 				assert.True(t, strings.HasPrefix(env.Error.Message, tc.pointer+": "), "the message names %s: %s", tc.pointer, env.Error.Message)
 			}
+			assert.Contains(t, env.Error.Message, tc.says)
 
 			after, err := target.Snapshot(context.Background())
 			require.NoError(t, err)
