@@ -43,7 +43,7 @@ var stateSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 // Restore replaces the server's state by a state document's (docs/contract.md, "Saved
 // state"), as Reset followed by running each workspace's commands again at their times: the
 // journals (requests, events, deliveries) start empty, ids and sequences go on from the
-// document's, and a ManualClock is set to the document's clock.
+// document's, and a ManualClock is set to the document's clock (for every server it drives).
 //
 // Everything is checked before anything changes: the document against StateSchema(), its
 // settings against the server's, its references (an offer names a task, a task's worker

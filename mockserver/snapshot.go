@@ -112,7 +112,8 @@ type stateWorkspace struct {
 // Snapshot writes the server's state as a state document (docs/contract.md, "Saved
 // state"): for each workspace, the commands that brought it there and a readable account
 // of its workers, tasks, teams, skills, learned values and id sequences. Restore on any
-// server started with the same settings and keys count brings it back.
+// server started with the same settings and at least as many API keys brings it back; the
+// document holds no key or secret.
 //
 // It changes nothing. It fails with an error wrapping ErrNoSnapshot when a workspace ran a
 // request the document cannot carry.
