@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -380,6 +381,24 @@ func TestStateFixtureOfCommands(t *testing.T) {
 	tasks := mustAPI(t, srv, 200, "GET", "/tasks?status=queued", nil).json(t)["tasks"].([]any)
 	require.Len(t, tasks, 1)
 	assert.True(t, strings.HasPrefix(tasks[0].(map[string]any)["id"].(string), "task_"), "a server-made id")
+}
+
+// TestStateFixtureFile loads the fixture a suite in any language would keep beside its tests:
+// commands written by hand, with the tasks they must lead to as an assertion, and a clock.
+func TestStateFixtureFile(t *testing.T) {
+	fixture, err := os.ReadFile("testdata/state/two-agents.json")
+	require.NoError(t, err)
+	clk := NewManualClock(t0.Add(24 * time.Hour))
+	srv := Start(t, WithClock(clk))
+	require.NoError(t, srv.Restore(context.Background(), fixture))
+	assert.Equal(t, t0.Add(10*time.Second), clk.Now())
+
+	clk.Advance(time.Minute) // refund-2's offer to ana expires and comes back to her
+	var kinds []string
+	for _, ev := range srv.Events() {
+		kinds = append(kinds, string(ev.Kind)+" "+ev.TaskID+" "+ev.WorkerID)
+	}
+	assert.Equal(t, []string{"task.expired refund-2 ana", "task.matched refund-2 ana"}, kinds)
 }
 
 // TestRestoreRefusesBadStates breaks a saved state one member at a time: each is refused with
