@@ -70,6 +70,8 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		v, aerr = s.adminTaskState(adminItemID(r.URL.Path, "tasks", ""))
 	case "GET workers/" + adminItemID(r.URL.Path, "workers", ""):
 		v, aerr = s.adminWorkerState(adminItemID(r.URL.Path, "workers", ""))
+	case "GET state", "POST state":
+		v, status, aerr = s.adminState(r) // snapshot.go, restore.go
 	case "POST reset":
 		s.Reset()
 		// The dropped state is garbage now, but the Go runtime hands freed pages back to the

@@ -333,7 +333,11 @@ func (s *Server) storageRun(token string, now time.Time, r *http.Request, body [
 	for _, k := range s.keys {
 		ws := s.workspaces[k]
 		ws.mu.Lock()
-		if a := ws.attachments.byToken(token); a != nil {
+		a := ws.attachments.byToken(token)
+		if a != nil {
+			if r.Method == http.MethodPut {
+				ws.cmds.refuse("an upload to storage, which a snapshot does not carry")
+			}
 			status, answer, ct := storageAnswer(a, token, now, r, body)
 			ws.mu.Unlock()
 			return status, answer, ct, true

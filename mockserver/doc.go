@@ -207,6 +207,8 @@
 //	GET    /_mock/outbox         {"mail": [{kind, to, workerId, token, url, at}]}: invites sent
 //	POST   /_mock/flush          204 once no webhook attempt is in flight (504 after 30 s)
 //	POST   /_mock/reset          204 once everything is forgotten (see Reset)
+//	GET    /_mock/state          the saved state (Snapshot); 409 when it cannot be saved
+//	POST   /_mock/state          load a saved state (Restore) -> 204; 400 naming the member
 //	POST   /_mock/supervisor-links  {workspaceId?, label?, email?, teamId?} -> 201 a
 //	                             single-use supervisor link {token, supervisorId, ...}
 //	GET    /_mock/supervisor-links  {"links": [every link made, with redeemedAt once used]}
@@ -214,7 +216,7 @@
 //
 // In Go the same are ManualClock.Advance, InjectFault, ClearFaults, Events, Deliveries,
 // Notifications, Requests, WhyUnmatched, TaskState, WorkerState, Outbox, Flush, Reset, InviteSupervisor,
-// SupervisorLinks and PushRegistrations. The standalone binary prints AdminURL as "adminUrl" in its start line
+// SupervisorLinks, PushRegistrations, Snapshot and Restore. The standalone binary prints AdminURL as "adminUrl" in its start line
 // and lists these endpoints in its -h output.
 //
 // # Supervisor plane

@@ -259,6 +259,7 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	now := s.clock.Now()
+	logged := ws.cmds.begin(ws, req, now)
 	ws.publish(ws.engine.Advance(now))
 	ws.fireRecurring(now)
 	ws.timeOutRuns(now) // a step past its timeout fails before a late callback can end it
@@ -285,6 +286,7 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 			ws.idem.store(req.idemKey, &idemEntry{print: fingerprint(req.method, req.path, req.body), status: resp.status, body: resp.body, at: now})
 		}
 	}
+	ws.cmds.end(logged, resp.status)
 	if !req.workerPlane {
 		quotaHeaders(ws, s.cfg.limits, now, resp.header)
 	}

@@ -26,6 +26,7 @@ type config struct {
 	delivery       DeliveryPolicy
 	deliveryClient *http.Client
 	requestLog     int
+	stateLog       int // WithStateLog; < 0 after defaults means no bound
 	retention      int // WithRetention; 0 after defaults means no bound
 	// workerSessionTTL is how long a worker token lives; 0: DefaultWorkerSessionTTL.
 	workerSessionTTL time.Duration

@@ -44,6 +44,7 @@ type workspace struct {
 	sessions    *sessions                  // the server's token table
 	learnSnaps  map[string]*weightSnapshot // learning.applyWeights snapshots by worker (learnwrite.go)
 	ledger      ledger                     // what happened, for stats and history (ledger.go)
+	cmds        commandLog                 // what brought it here, for snapshots (statelog.go)
 
 	// Usage counted here so quota headers cost O(1) per answer.
 	openTasks   int
@@ -93,6 +94,7 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 		sessions:  sess,
 		ledger:    ledger{retention: cfg.retention},
 		time:      timeline{retention: cfg.retention},
+		cmds:      newCommandLog(cfg, gen),
 	}
 }
 
@@ -161,6 +163,7 @@ func (ws *workspace) nextDeadline() (time.Time, bool) {
 func (ws *workspace) tick(now time.Time, d *deliverer) []outgoingNotice {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
+	ws.cmds.tick(ws, now)
 	ws.publish(ws.engine.Advance(now))
 	ws.fireRecurring(now)
 	out := ws.runTimers(now)

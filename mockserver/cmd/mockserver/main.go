@@ -78,6 +78,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	retention := fs.Int("retention", mockserver.DefaultRetention, "newest webhook events, delivery attempts, stats-ledger entries and worker outcomes kept (negative: all)")
 	logLevel := fs.String("log-level", "info", "log level on standard error: debug, info, warn or error")
 	logFormat := fs.String("log-format", "text", "log format on standard error: text or json")
+	stateFile := fs.String("state", "", "load a saved state (GET /_mock/state) from this file at start; a manual clock is set to its clock")
 	fs.Usage = func() { usage(fs) }
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -126,6 +127,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer srv.Close()
+	if err := loadState(ctx, srv, *stateFile); err != nil {
+		return err
+	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", *addr)
 	if err != nil {

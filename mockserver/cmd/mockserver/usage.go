@@ -34,6 +34,11 @@ bearer token (an -extra-api-key is refused: they act on every workspace); never 
   GET    /_mock/outbox          {"mail": [invites sent, with the token a worker would receive]}
   POST   /_mock/flush           204 once no webhook attempt is in flight
   POST   /_mock/reset           forget all state (keys, secret, webhook urls, clock kept)
+  GET    /_mock/state           the saved state: {"kind","version","clock","settings","workspaces":
+                                [{"workers","tasks","teams","skills","learned","sequence",
+                                "commands"}]}; 409 when a request it cannot carry happened
+  POST   /_mock/state           load a saved state (as -state FILE does): 204, or 400 naming the
+                                member at fault with the state untouched
   POST   /_mock/supervisor-links  {"workspaceId","label","email","teamId"} (all optional): a
                                 single-use supervisor link {"token",...} to redeem at
                                 POST /v1/supervisor-auth/accept
