@@ -88,6 +88,16 @@ type Config struct {
 	// DecisionRetention is how many of the newest decisions are kept for Decisions;
 	// 0 (or less) means 10,000. Older ones are dropped so memory stays bounded.
 	DecisionRetention int
+	// ShuffleTies, under RulesPlatform, breaks ties between equally ranked workers in an
+	// order drawn from TieSeed instead of registration order: the platform's engine breaks
+	// them by the order it reads its users hash in Redis, which is registration order only
+	// while the hash is small and otherwise differs from one Redis process to the next.
+	// Each worker's place in that order is fixed for the engine's life, as a hash order is
+	// (docs/contract.md, "Tests that hold on the platform").
+	ShuffleTies bool
+	// TieSeed seeds the order of ShuffleTies; engines with the same seed and the same
+	// worker ids break ties alike.
+	TieSeed uint64
 }
 
 // LearningConfig configures reward learning. The zero value means: learning on, applied to
@@ -304,6 +314,12 @@ type Decision struct {
 	MatchedAt  time.Time
 	Mode       Mode
 	Candidates []Candidate // chosen first, at most Config.MaxCandidates
+	// Ties, under RulesPlatform, lists the workers that ranked equal with the chosen one for
+	// this task in its pass, the chosen one included, in the order the pass met them; nil
+	// when the choice was strict. The platform's engine breaks such a tie by the order it
+	// reads its users hash in Redis, so on the platform any of them could have been chosen
+	// (docs/contract.md, "Tests that hold on the platform").
+	Ties []string
 }
 
 // Result is what a command changed. Publish Events even when the command returns an
