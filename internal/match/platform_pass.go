@@ -34,9 +34,9 @@ type platState struct {
 	tieIdx    []int32
 	tieSort   []int32
 	tie       []string
-	seq     uint64       // registration numbers
-	dirty   []*worker    // workers the next pass must look at (unordered)
-	spare   []*worker    // the previous dirty list, reused
+	seq       uint64    // registration numbers
+	dirty     []*worker // workers the next pass must look at (unordered)
+	spare     []*worker // the previous dirty list, reused
 }
 
 // platUser is one worker's part of a pass: its candidates are cands[from:to].
