@@ -22,6 +22,7 @@ type config struct {
 	signingSecret  string
 	seed           uint64
 	matcher        MatcherConfig
+	tieBreak       TieBreak // WithTieBreak
 	limits         Limits
 	delivery       DeliveryPolicy
 	deliveryClient *http.Client

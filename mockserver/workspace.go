@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/taskrouting/taskrouting-go/internal/match"
@@ -52,6 +53,9 @@ type workspace struct {
 	rateStart   time.Time      // start of the current task-rate window
 	rateUsed    int
 	unpublished []Event // events of the running command, published before the lock is released
+
+	ties    []Tie      // decisions made on a tie, oldest first (ties.go)
+	testLog testing.TB // WithTestLogger: hears of each tie
 }
 
 func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace {
@@ -81,6 +85,8 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 		},
 		EventIDPrefix:    evtPrefix,
 		DecisionIDPrefix: decPrefix,
+		ShuffleTies:      cfg.tieBreak == TieShuffle,
+		TieSeed:          cfg.seed,
 	}
 	//lint:ignore SA1019 the deprecated any-tag option keeps its meaning
 	mc.AnyTagEligibility = anyTag
@@ -92,6 +98,7 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 		skillRefs: map[string]int{},
 		sessions:  sess,
 		ledger:    ledger{retention: cfg.retention},
+		testLog:   cfg.testLog,
 		time:      timeline{retention: cfg.retention},
 	}
 }
@@ -125,6 +132,7 @@ func (ws *workspace) publish(res match.Result) {
 			ws.openTasks--
 		}
 		ws.archive.observe(ev)
+		ws.observeTie(ev)
 		ws.unpublished = append(ws.unpublished, toEvent(ev))
 		ws.observe(ev)
 	}

@@ -63,7 +63,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Var(&extraKeys, "extra-api-key", "another API key with its own workspace (repeatable)")
 	secret := fs.String("signing-secret", "", "webhook signing secret (whsec_...); random when empty")
 	fs.Var(&hooks, "webhook-url", "URL every event is POSTed to (repeatable)")
-	seed := fs.Uint64("seed", 0, "seed for server-generated ids")
+	seed := fs.Uint64("seed", 0, "seed for server-generated ids and the shuffled tie order")
+	tieOrder := fs.String("tie-order", "", "how the platform rules break ties between equal workers: registration (default) or shuffle (drawn from -seed)")
 	manual := fs.Bool("manual-clock", false, "use a manual clock moved by POST /_mock/clock/advance")
 	clockStart := fs.Int64("clock-start", 0, "manual clock start, epoch ms (default: now)")
 	mode := fs.String("mode", "", "matcher mode: best-match (default), first-come, balanced or spread-work")
@@ -93,6 +94,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	opts := []mockserver.Option{
 		mockserver.WithSeed(*seed),
 		mockserver.WithMatcher(matcher),
+		mockserver.WithTieBreak(mockserver.TieBreak(*tieOrder)),
 		mockserver.WithDeliveryPolicy(mockserver.DeliveryPolicy{MaxAttempts: *attempts, InitialBackoff: *backoff}),
 		mockserver.WithLogger(logger),
 		mockserver.WithRetention(*retention),
