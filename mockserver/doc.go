@@ -201,6 +201,8 @@
 //	                             server's own task bookkeeping (TaskState); 404
 //	GET    /_mock/workers/{id}   {id, createdAt, lastMatchedAt, onBreak, breakReason}: the
 //	                             server's own worker bookkeeping (WorkerState); 404
+//	GET    /_mock/ties           {"ties": [{decisionId, taskId, workerId, workers, matchedAt}]}:
+//	                             decisions made on a tie between equally ranked workers (Ties)
 //	GET    /_mock/outbox         {"mail": [{kind, to, workerId, token, url, at}]}: invites sent
 //	POST   /_mock/flush          204 once no webhook attempt is in flight (504 after 30 s)
 //	POST   /_mock/reset          204 once everything is forgotten (see Reset)
@@ -210,7 +212,7 @@
 //	GET    /_mock/push-registrations  {"registrations": [stored push targets, both planes]}
 //
 // In Go the same are ManualClock.Advance, InjectFault, ClearFaults, Events, Deliveries,
-// Notifications, Requests, WhyUnmatched, TaskState, WorkerState, Outbox, Flush, Reset, InviteSupervisor,
+// Notifications, Requests, WhyUnmatched, TaskState, WorkerState, Ties, Outbox, Flush, Reset, InviteSupervisor,
 // SupervisorLinks and PushRegistrations. The standalone binary prints AdminURL as "adminUrl" in its start line
 // and lists these endpoints in its -h output.
 //
