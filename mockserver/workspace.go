@@ -86,7 +86,7 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 		EventIDPrefix:    evtPrefix,
 		DecisionIDPrefix: decPrefix,
 		ShuffleTies:      cfg.tieBreak == TieShuffle,
-		TieSeed:          cfg.seed,
+		Seed:          cfg.seed,
 	}
 	//lint:ignore SA1019 the deprecated any-tag option keeps its meaning
 	mc.AnyTagEligibility = anyTag

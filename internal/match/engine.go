@@ -246,6 +246,7 @@ func New(cfg Config) *Engine {
 		byTagSet:   make(map[string][]*group),
 		bySmallSet: make(map[uint64][]*group),
 		decByWork:  make(map[string][]uint64),
+		plat:       platState{learn: newPlatLearning(cfg)},
 	}
 }
 

@@ -34,9 +34,10 @@ type platState struct {
 	tieIdx    []int32
 	tieSort   []int32
 	tie       []string
-	seq       uint64    // registration numbers
-	dirty     []*worker // workers the next pass must look at (unordered)
-	spare     []*worker // the previous dirty list, reused
+	seq       uint64        // registration numbers
+	dirty     []*worker     // workers the next pass must look at (unordered)
+	spare     []*worker     // the previous dirty list, reused
+	learn     *platLearning // LearningConfig.Rank (platform_learning.go); nil when off
 }
 
 // platUser is one worker's part of a pass: its candidates are cands[from:to].
@@ -70,7 +71,7 @@ func (e *Engine) platRegister(w *worker) {
 		e.platMark(w)
 		return
 	}
-	w.platOrd = tieRank(e.cfg.TieSeed, w.id)
+	w.platOrd = tieRank(e.cfg.Seed, w.id)
 	i, _ := slices.BinarySearchFunc(e.plat.order, w, platCompare)
 	e.plat.order = slices.Insert(e.plat.order, i, w)
 	e.platMark(w)
@@ -221,11 +222,19 @@ func (e *Engine) platformPass(res *Result) {
 		}
 		from := len(cands)
 		budget := -1
-		if firstCome {
+		if firstCome && ps.learn == nil {
 			budget = free
 		}
 		var walked int
 		cands, walked = e.platCandidates(w, budget, cands)
+		if ps.learn != nil {
+			// With learning the engine scores its whole window, then keeps the best.
+			e.learnRank(w, cands[from:])
+			if firstCome && len(cands)-from > free {
+				clear(cands[from+free:])
+				cands = cands[:from+free]
+			}
+		}
 		w.platFull = ps.union > e.cfg.CandidateWindow
 		if len(cands) > from || w.platPatternTags() {
 			// It may keep a candidate after the awards (or, with a pattern among its tags,
@@ -489,6 +498,7 @@ func (e *Engine) balancedCap() int {
 
 // platOffer offers t to w, explaining the decision by the platform's score.
 func (e *Engine) platOffer(t *task, w *worker, res *Result) {
+	e.learnOffer(t, w)
 	e.decidePlatform(t, w)
 	e.offer(t, w, e.cfg.Mode, res)
 }

@@ -74,7 +74,7 @@ func TestPlatformTiesDisclosed(t *testing.T) {
 		},
 		{
 			name: "spread-work orders by worker id whatever the tie order",
-			cfg:  Config{Rules: RulesPlatform, Mode: ModeSpreadWork, ShuffleTies: true, TieSeed: 3},
+			cfg:  Config{Rules: RulesPlatform, Mode: ModeSpreadWork, ShuffleTies: true, Seed: 3},
 			play: func(h *harness) {
 				h.worker("w1", "a")
 				h.worker("w2", "a")
@@ -111,7 +111,7 @@ func TestPlatformShuffleTies(t *testing.T) {
 	for seed := uint64(0); seed < 16; seed++ {
 		var chosen [2]string
 		for i := range chosen {
-			h := newHarness(t, Config{Rules: RulesPlatform, ShuffleTies: true, TieSeed: seed})
+			h := newHarness(t, Config{Rules: RulesPlatform, ShuffleTies: true, Seed: seed})
 			tieScenario(h, 5)
 			d := h.decisions[0]
 			chosen[i] = d.WorkerID
