@@ -79,14 +79,16 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 		OfferTimeout:        cfg.matcher.OfferTimeout,
 		BalancedLoadPenalty: cfg.matcher.BalancedLoadPenalty,
 		Learning: match.LearningConfig{
-			Disabled:    cfg.matcher.LearningDisabled,
-			ShadowMode:  cfg.matcher.LearningShadowMode,
-			LearnedVeto: cfg.matcher.LearnedVeto,
+			Disabled:        cfg.matcher.LearningDisabled,
+			ShadowMode:      cfg.matcher.LearningShadowMode,
+			LearnedVeto:     cfg.matcher.LearnedVeto,
+			Rank:            cfg.matcher.LearningRanks,
+			ExplorationRate: cfg.matcher.LearningExplorationRate,
 		},
 		EventIDPrefix:    evtPrefix,
 		DecisionIDPrefix: decPrefix,
 		ShuffleTies:      cfg.tieBreak == TieShuffle,
-		Seed:          cfg.seed,
+		Seed:             cfg.seed,
 	}
 	//lint:ignore SA1019 the deprecated any-tag option keeps its meaning
 	mc.AnyTagEligibility = anyTag

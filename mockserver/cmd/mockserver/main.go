@@ -73,6 +73,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	backlog := fs.Int("default-backlog", 0, "default maxBacklogSize (0 means 9)")
 	offerTimeout := fs.Duration("offer-timeout", 0, "offer expiry without escalation.respondWithinMs (0 means 60s)")
 	noLearning := fs.Bool("no-learning", false, "turn reward learning off")
+	learningRank := fs.Bool("learning-rank", false, "platform rules: rank by the engine's learned model, as the platform does with learning on")
+	exploration := fs.Float64("exploration-rate", 0.05, "with -learning-rank: the chance of a random boost per candidate, drawn from -seed (0: never)")
 	attempts := fs.Int("delivery-attempts", 0, "webhook attempts per event (0 means 6)")
 	backoff := fs.Duration("delivery-backoff", 0, "first webhook retry wait, doubling (0 means 50ms)")
 	retention := fs.Int("retention", mockserver.DefaultRetention, "newest webhook events, delivery attempts, stats-ledger entries and worker outcomes kept (negative: all)")
@@ -88,7 +90,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	matcher := mockserver.MatcherConfig{Rules: mockserver.MatchRules(*rules), Mode: mockserver.MatchMode(*mode), DefaultMaxBacklog: *backlog,
-		OfferTimeout: *offerTimeout, LearningDisabled: *noLearning}
+		OfferTimeout: *offerTimeout, LearningDisabled: *noLearning, LearningRanks: *learningRank, LearningExplorationRate: exploration}
 	//lint:ignore SA1019 the deprecated -any-tag flag keeps working
 	matcher.AnyTagEligibility = *anyTag
 	opts := []mockserver.Option{
