@@ -29,11 +29,11 @@ func holder(t *testing.T, srv *Server, id string) string {
 // rules"). Workers w1 [a] and w2 [b]; the history is on t1 [a], held by w1; then
 // t2 [a, b] priority 1, where both score 1: without learning a tie to the first registered.
 // By hand (features of w1 for t1: bias, tag:a, overlap, each 1):
-//   - reject −0.6: each −0.02; t2: w1 2 − 0.05, w2 2 − 0.03 → w2
-//   - accept 0.3 then complete 1: each 0.01, then 0.01 + 0.1 × 0.97 / 3; w1 gains 2.5 of
-//     them, w2 1.5 → w1
+//   - reject −1: each −0.1 / 3; t2: w1 2 − 2.5 × 0.1 / 3, w2 2 − 1.5 × 0.1 / 3 → w2
+//   - accept 1 then complete 2: each 0.1 / 3, then + 0.1 × 1.9 / 3; w1 gains 2.5 of them,
+//     w2 1.5 → w1
 //   - expiry −0.3: each −0.01 → w2
-//   - accept then fail −0.8: each 0.01 − 0.1 × 0.83 / 3 < 0 → w2
+//   - accept 1 then fail −0.8: each 0.1 / 3 − 0.1 × 0.9 / 3 > 0 → w1
 func TestLearningRanksThroughTheServer(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -53,10 +53,10 @@ func TestLearningRanksThroughTheServer(t *testing.T) {
 			clk.Advance(61 * time.Second)
 			mustAPI(t, srv, 204, "DELETE", "/tasks/t1", nil)
 		}, "w2"},
-		{"accept and fail", "w1", func(t *testing.T, srv *Server, _ *ManualClock) {
+		{"accept and fail", "w2", func(t *testing.T, srv *Server, _ *ManualClock) {
 			mustAPI(t, srv, 200, "POST", "/tasks/t1/accept", map[string]any{"workerId": "w1"})
 			mustAPI(t, srv, 200, "POST", "/tasks/t1/fail", map[string]any{"workerId": "w1", "reason": "broken"})
-		}, "w2"},
+		}, "w1"},
 		{"no history", "w2", func(*testing.T, *Server, *ManualClock) {}, "w2"},
 	}
 	for _, tc := range tests {

@@ -23,9 +23,9 @@ import (
 //     walked by that sum, highest first (ties keep the window's order), and the pass awards
 //     by it.
 //   - The decision of an offer keeps the pair's features. Its outcomes train the model, one
-//     normalised step each: accept 0.3, then complete 1 or fail −0.8; reject −0.6; an
-//     expired offer −0.3. Reject, complete, fail and expiry end the decision: outcomes after
-//     them train nothing until the task is offered again.
+//     normalised step each: accept 1, then complete 2 or fail −0.8; reject −1; an expired
+//     offer −0.3. Reject, complete, fail and expiry end the decision: outcomes after them
+//     train nothing until the task is offered again.
 //   - A step: error = reward − prediction; each active feature's weight moves by
 //     0.1 × error × value / max(1, Σ value²), the whole step scaled down to a norm of at most
 //     1, and a weight leaving [−100, 100] is held at the bound.
@@ -37,9 +37,12 @@ const (
 	learnMaxWeight   = 100
 	learnExploration = 0.05
 
-	learnRewardAccept   = 0.3
-	learnRewardComplete = 1
-	learnRewardReject   = -0.6
+	// The rewards: accept, complete and reject are the platform's documented ones (the
+	// engine's learningRewards option; learning.status reports them), expire and fail the
+	// engine's defaults, since the platform documents none.
+	learnRewardAccept   = RewardAccept
+	learnRewardComplete = RewardComplete
+	learnRewardReject   = RewardReject
 	learnRewardExpire   = -0.3
 	learnRewardFail     = -0.8
 )

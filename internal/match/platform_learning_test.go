@@ -29,21 +29,21 @@ func TestPlatformLearningRanks(t *testing.T) {
 		chosen  string
 	}{
 		{
-			// reject −0.6: step 0.1 × −0.6 / 3 = −0.02 on bias, tag:a, overlap.
-			// t2 [a, b]: w1 2 + (−0.02 − 0.02 − 0.01) = 1.95; w2 2 + (−0.02 − 0.01) = 1.97.
+			// reject −1: step 0.1 × −1 / 3 = −0.03̅ on bias, tag:a, overlap.
+			// t2 [a, b]: w1 2 − 0.03̅ × 2.5 = 1.916̅; w2 2 − 0.03̅ × 1.5 = 1.95.
 			name:  "a rejection lowers the worker's tags",
 			first: "w1",
 			history: func(h *harness) {
 				h.task("t1", "a")
 				h.reject("t1", "w1")
 			},
-			model:  map[string]float64{"bias": -0.02, "tag:a": -0.02, "overlap": -0.02},
+			model:  map[string]float64{"bias": -1.0 / 30, "tag:a": -1.0 / 30, "overlap": -1.0 / 30},
 			chosen: "w2",
 		},
 		{
-			// accept 0.3: step 0.01 each. complete 1: prediction 0.03, step
-			// 0.1 × 0.97 / 3 = 0.0323̅ each, so 0.0423̅. t2: w1 gains 0.0423̅ × 2.5 = 0.10583,
-			// w2 0.0423̅ × 1.5 = 0.0635: w1, although registered second.
+			// accept 1: step 0.03̅ each. complete 2: prediction 0.1, step 0.1 × 1.9 / 3 =
+			// 0.063̅ each, so 0.096̅. t2: w1 gains 0.096̅ × 2.5, w2 0.096̅ × 1.5: w1, although
+			// registered second.
 			name:  "an accepted and completed task raises them",
 			first: "w2",
 			history: func(h *harness) {
@@ -51,7 +51,7 @@ func TestPlatformLearningRanks(t *testing.T) {
 				h.accept("t1", "w1")
 				h.complete("t1", "w1")
 			},
-			model:  map[string]float64{"bias": 0.01 + 0.0323333333, "tag:a": 0.01 + 0.0323333333, "overlap": 0.01 + 0.0323333333},
+			model:  map[string]float64{"bias": 0.29 / 3, "tag:a": 0.29 / 3, "overlap": 0.29 / 3},
 			chosen: "w1",
 		},
 		{
@@ -67,17 +67,18 @@ func TestPlatformLearningRanks(t *testing.T) {
 			chosen: "w2",
 		},
 		{
-			// accept 0.3 then fail −0.8: 0.01 each, then prediction 0.03, step
-			// 0.1 × −0.83 / 3 = −0.0276̅: −0.0176̅ each. t2: w1 −0.04416, w2 −0.0265: w2.
-			name:  "a failure after accepting lowers them",
-			first: "w1",
+			// accept 1 then fail −0.8: 0.03̅ each, then prediction 0.1, step
+			// 0.1 × −0.9 / 3 = −0.03: 0.003̅ each, still above 0. t2: w1 gains 2.5 of it,
+			// w2 1.5: w1, although registered second.
+			name:  "a failure after accepting takes back most of the accept",
+			first: "w2",
 			history: func(h *harness) {
 				h.task("t1", "a")
 				h.accept("t1", "w1")
 				h.ok(h.e.Fail(h.step(), "t1", "w1", "broken"))
 			},
-			model:  map[string]float64{"bias": 0.01 - 0.0276666667, "tag:a": 0.01 - 0.0276666667, "overlap": 0.01 - 0.0276666667},
-			chosen: "w2",
+			model:  map[string]float64{"bias": 0.01 / 3, "tag:a": 0.01 / 3, "overlap": 0.01 / 3},
+			chosen: "w1",
 		},
 		{
 			name:    "no history: the registration order",
@@ -113,13 +114,13 @@ func TestPlatformLearningWalksTheWholeWindow(t *testing.T) {
 		Learning: LearningConfig{Rank: true, ExplorationRate: ptr(0.0)}})
 	h.worker("w1", "a", "b")
 	h.task("t0", "a")
-	h.reject("t0", "w1") // bias, tag:a, overlap (1: w1 lists the task's one tag) −0.02 each
+	h.reject("t0", "w1") // bias, tag:a, overlap (1: w1 lists the task's one tag) −0.03̅ each
 	h.available("w1", false)
-	h.taskIn(TaskInput{ID: "t1", Tags: []string{"a"}, Priority: 1}) // 1 + 0.5 − 0.06 = 1.44
-	h.taskIn(TaskInput{ID: "t2", Tags: []string{"b"}, Priority: 1}) // 1 + 0.5 − 0.04 = 1.46
+	h.taskIn(TaskInput{ID: "t1", Tags: []string{"a"}, Priority: 1}) // 1 + 0.5 − 0.1 = 1.4
+	h.taskIn(TaskInput{ID: "t2", Tags: []string{"b"}, Priority: 1}) // 1 + 0.5 − 0.06̅ = 1.43̅
 	h.available("w1", true)
 	if got := h.state(); got["t2"] != "pending:w1" || got["t1"] != "queued" {
-		t.Errorf("state %v: want t2 to w1 (1.46 against 1.44), t1 queued", got)
+		t.Errorf("state %v: want t2 to w1 (1.43 against 1.4), t1 queued", got)
 	}
 }
 
