@@ -166,6 +166,17 @@
 // (docs/contract.md section 7, "Why a task waits"). No platform answer carries it: the
 // platform sends nothing like it, and the server's answers hold to the platform's shapes.
 //
+// # Ties and learning under the platform rules
+//
+// Where the platform leaves an outcome to chance the server says so. A decision whose
+// worker ranked equal with others (the platform breaks such a tie by its Redis hash order)
+// carries a "tie" reason naming them, and is listed by Ties, GET /_mock/ties and the test
+// log; WithTieBreak(TieShuffle) breaks ties in an order drawn from the seed (WithSeed), so a
+// test that depends on a tie fails here as it can on the platform. MatcherConfig.LearningRanks
+// ranks as the platform's engine does with its learning on, exploring from the same seed
+// (docs/contract.md section 7, "Tests that hold on the platform" and "Learning under the
+// platform rules").
+//
 // # Stats, history and learning writes
 //
 // The server keeps a ledger of every offer and task milestone (accept, completion,
