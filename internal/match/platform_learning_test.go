@@ -171,3 +171,33 @@ func TestPlatformLearningUpdateIsBounded(t *testing.T) {
 		t.Errorf("bias = %v, want held at 100", got)
 	}
 }
+
+// TestPlatformLearningShadowAndDisabled: in shadow mode the model learns and does not rank;
+// disabled, nothing is learned.
+func TestPlatformLearningShadowAndDisabled(t *testing.T) {
+	tests := []struct {
+		name  string
+		l     LearningConfig
+		model map[string]float64
+	}{
+		{"shadow", LearningConfig{Rank: true, ShadowMode: true, ExplorationRate: ptr(1.0)},
+			map[string]float64{"bias": -1.0 / 30, "tag:a": -1.0 / 30, "overlap": -1.0 / 30}},
+		{"disabled", LearningConfig{Rank: true, Disabled: true}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Config{Rules: RulesPlatform, Learning: tc.l})
+			h.worker("w1", "a")
+			h.worker("w2", "b")
+			h.task("t1", "a")
+			h.reject("t1", "w1")
+			h.taskIn(TaskInput{ID: "t2", Tags: []string{"a", "b"}, Priority: 1})
+			if diff := cmp.Diff(tc.model, h.e.LearnedModel(), cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+				t.Errorf("model (-want +got):\n%s", diff)
+			}
+			if got := h.state()["t2"]; got != "pending:w1" {
+				t.Errorf("t2 is %s, want pending:w1 (the tie, as without learning)", got)
+			}
+		})
+	}
+}
