@@ -189,6 +189,13 @@ func (e *Engine) learnOutcome(t *task, o learnOutcome) {
 	l.update(fs, o.reward())
 }
 
+// learnForget drops t's open decision: a cancelled task has no outcome to learn from.
+func (e *Engine) learnForget(t *task) {
+	if l := e.plat.learn; l != nil {
+		delete(l.open, t)
+	}
+}
+
 // update is one normalised, bounded step of the model towards reward.
 func (l *platLearning) update(fs []feature, reward float64) {
 	active := make([]feature, 0, len(fs))

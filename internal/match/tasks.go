@@ -165,6 +165,7 @@ func (e *Engine) CancelTask(now time.Time, id string) (Result, error) {
 		t.workerID = "" // it was only offered; an accepted task keeps who worked on it
 	}
 	t.status = StatusCancelled
+	e.learnForget(t)
 	e.reclock(t)
 	e.taskEvent(res, EventTaskCancelled, t, workerID)
 	return e.finish(res), nil
