@@ -99,6 +99,9 @@ type Reason struct {
 	// the limit it breaks, the task's or its own, whichever is lower (tooFar).
 	DistanceKm    float64 `json:"distanceKm,omitempty"`
 	MaxDistanceKm float64 `json:"maxDistanceKm,omitempty"`
+	// Workers are the workers that ranked equal with the chosen one, the
+	// chosen one included (tie, sent by the mock server only).
+	Workers []string `json:"workers,omitempty"`
 	// Raw is the whole reason object as received, with every member.
 	Raw json.RawMessage `json:"-"`
 }
@@ -119,6 +122,10 @@ const (
 	ReasonOnBreak            = "onBreak"            // the worker is on a break
 	ReasonLearnedVeto        = "learnedVeto"        // Tag: learning vetoed the worker (opt-in)
 	ReasonManualAssign       = "manualAssign"       // the task was assigned by hand
+	// ReasonTie is on the chosen candidate of a decision whose worker ranked equal
+	// with others (Workers): the platform could have chosen any of them. The mock
+	// server sends it (docs/contract.md, "Tests that hold on the platform").
+	ReasonTie = "tie" // Workers
 
 	// The routing inputs beyond tags (docs/contract.md, section 7, "Skills,
 	// teams, place and network").

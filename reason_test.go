@@ -21,6 +21,8 @@ func TestReasonDecodesTypedMembersAndKeepsRaw(t *testing.T) {
 			Reason{Kind: ReasonLearningBoost, Factor: 1.23, Shadow: true}},
 		{"load penalty", `{"kind":"loadPenalty","penalty":2}`,
 			Reason{Kind: ReasonLoadPenalty, Penalty: 2}},
+		{"tie", `{"kind":"tie","workers":["w001","w002"]}`,
+			Reason{Kind: ReasonTie, Workers: []string{"w001", "w002"}}},
 		{"unknown kind keeps its members in Raw", `{"kind":"geoDistance","km":12}`,
 			Reason{Kind: "geoDistance"}},
 	}

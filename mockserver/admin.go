@@ -62,6 +62,8 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusCreated
 	case "GET supervisor-links":
 		v = map[string]any{"links": s.SupervisorLinks()}
+	case "GET ties":
+		v = s.adminTies()
 	case "GET push-registrations":
 		v = map[string]any{"registrations": s.PushRegistrations()}
 	case "GET tasks/" + adminItemID(r.URL.Path, "tasks", "/unmatched") + "/unmatched":

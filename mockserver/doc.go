@@ -169,6 +169,17 @@
 // (docs/contract.md section 7, "Why a task waits"). No platform answer carries it: the
 // platform sends nothing like it, and the server's answers hold to the platform's shapes.
 //
+// # Ties and learning under the platform rules
+//
+// Where the platform leaves an outcome to chance the server says so. A decision whose
+// worker ranked equal with others (the platform breaks such a tie by its Redis hash order)
+// carries a "tie" reason naming them, and is listed by Ties, GET /_mock/ties and the test
+// log; WithTieBreak(TieShuffle) breaks ties in an order drawn from the seed (WithSeed), so a
+// test that depends on a tie fails here as it can on the platform. MatcherConfig.LearningRanks
+// ranks as the platform's engine does with its learning on, exploring from the same seed
+// (docs/contract.md section 7, "Tests that hold on the platform" and "Learning under the
+// platform rules").
+//
 // # Stats, history and learning writes
 //
 // The server keeps a ledger of every offer and task milestone (accept, completion,
@@ -204,6 +215,8 @@
 //	                             server's own task bookkeeping (TaskState); 404
 //	GET    /_mock/workers/{id}   {id, createdAt, lastMatchedAt, onBreak, breakReason}: the
 //	                             server's own worker bookkeeping (WorkerState); 404
+//	GET    /_mock/ties           {"ties": [{decisionId, taskId, workerId, workers, matchedAt}]}:
+//	                             decisions made on a tie between equally ranked workers (Ties)
 //	GET    /_mock/outbox         {"mail": [{kind, to, workerId, token, url, at}]}: invites sent
 //	POST   /_mock/flush          204 once no webhook attempt is in flight (504 after 30 s)
 //	POST   /_mock/reset          204 once everything is forgotten (see Reset)
@@ -215,7 +228,7 @@
 //	GET    /_mock/push-registrations  {"registrations": [stored push targets, both planes]}
 //
 // In Go the same are ManualClock.Advance, InjectFault, ClearFaults, Events, Deliveries,
-// Notifications, Requests, WhyUnmatched, TaskState, WorkerState, Outbox, Flush, Reset, InviteSupervisor,
+// Notifications, Requests, WhyUnmatched, TaskState, WorkerState, Ties, Outbox, Flush, Reset, InviteSupervisor,
 // SupervisorLinks, PushRegistrations, Snapshot and Restore. The standalone binary prints AdminURL as "adminUrl" in its start line
 // and lists these endpoints in its -h output.
 //

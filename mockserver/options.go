@@ -22,6 +22,7 @@ type config struct {
 	signingSecret  string
 	seed           uint64
 	matcher        MatcherConfig
+	tieBreak       TieBreak // WithTieBreak
 	limits         Limits
 	delivery       DeliveryPolicy
 	deliveryClient *http.Client
@@ -105,6 +106,14 @@ type MatcherConfig struct {
 	LearningDisabled   bool
 	LearningShadowMode bool
 	LearnedVeto        bool
+	// LearningRanks, under the platform rules, ranks candidates as the platform's engine
+	// does with its learning on: priority + score plus the reward its model predicts from
+	// the accepts, completions, rejections, failures and expiries so far, plus now and then
+	// a random boost. Off by default, as on the platform (docs/contract.md, "Learning under
+	// the platform rules"). LearningExplorationRate is then the chance of that boost per
+	// candidate (nil: the engine's 0.05; 0: never), drawn from the server's seed (WithSeed).
+	LearningRanks           bool
+	LearningExplorationRate *float64
 }
 
 // Limits are the workspace plan limits. Zero fields are not enforced and are reported in the
@@ -254,6 +263,10 @@ func WithMatcher(m MatcherConfig) Option {
 		case "", RulesPlatform, RulesEveryTag:
 		default:
 			cfg.errs = append(cfg.errs, fmt.Errorf("mockserver: unknown matcher rules %q", m.Rules))
+			return
+		}
+		if r := m.LearningExplorationRate; r != nil && !(*r >= 0 && *r <= 1) {
+			cfg.errs = append(cfg.errs, fmt.Errorf("mockserver: LearningExplorationRate %v is not between 0 and 1", *r))
 			return
 		}
 		if m.AnyTagEligibility && m.Rules == RulesPlatform {

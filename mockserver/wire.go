@@ -276,6 +276,9 @@ type MatchReason struct {
 	TeamID        string   `json:"teamId,omitempty"`
 	DistanceKm    *float64 `json:"distanceKm,omitempty"`
 	MaxDistanceKm *float64 `json:"maxDistanceKm,omitempty"`
+	// Workers are, on a decision's "tie" reason, the workers that ranked equal with the
+	// chosen one, the chosen one included (ties.go).
+	Workers []string `json:"workers,omitempty"`
 }
 
 // reasonJSON sends only the members that mean something for the kind, so a weight of 0 on a
@@ -330,7 +333,11 @@ func decisionJSON(d match.Decision) wireDecision {
 	out := wireDecision{ID: d.ID, TaskID: d.TaskID, WorkerID: d.WorkerID, MatchedAt: d.MatchedAt.UnixMilli(),
 		Mode: string(d.Mode), Candidates: make([]wireCandidate, 0, len(d.Candidates))}
 	for _, c := range d.Candidates {
-		out.Candidates = append(out.Candidates, candidateJSON(c))
+		wc := candidateJSON(c)
+		if c.Chosen && len(d.Ties) > 0 {
+			wc.Reasons = append(wc.Reasons, tieReason(d.Ties))
+		}
+		out.Candidates = append(out.Candidates, wc)
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/taskrouting/taskrouting-go/internal/match"
@@ -53,6 +54,9 @@ type workspace struct {
 	rateStart   time.Time      // start of the current task-rate window
 	rateUsed    int
 	unpublished []Event // events of the running command, published before the lock is released
+
+	ties    []Tie      // decisions made on a tie, oldest first (ties.go)
+	testLog testing.TB // WithTestLogger: hears of each tie
 }
 
 func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace {
@@ -76,12 +80,16 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 		OfferTimeout:        cfg.matcher.OfferTimeout,
 		BalancedLoadPenalty: cfg.matcher.BalancedLoadPenalty,
 		Learning: match.LearningConfig{
-			Disabled:    cfg.matcher.LearningDisabled,
-			ShadowMode:  cfg.matcher.LearningShadowMode,
-			LearnedVeto: cfg.matcher.LearnedVeto,
+			Disabled:        cfg.matcher.LearningDisabled,
+			ShadowMode:      cfg.matcher.LearningShadowMode,
+			LearnedVeto:     cfg.matcher.LearnedVeto,
+			Rank:            cfg.matcher.LearningRanks,
+			ExplorationRate: cfg.matcher.LearningExplorationRate,
 		},
 		EventIDPrefix:    evtPrefix,
 		DecisionIDPrefix: decPrefix,
+		ShuffleTies:      cfg.tieBreak == TieShuffle,
+		Seed:             cfg.seed,
 	}
 	//lint:ignore SA1019 the deprecated any-tag option keeps its meaning
 	mc.AnyTagEligibility = anyTag
@@ -93,6 +101,7 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 		skillRefs: map[string]int{},
 		sessions:  sess,
 		ledger:    ledger{retention: cfg.retention},
+		testLog:   cfg.testLog,
 		time:      timeline{retention: cfg.retention},
 		cmds:      newCommandLog(cfg, gen),
 	}
@@ -127,6 +136,7 @@ func (ws *workspace) publish(res match.Result) {
 			ws.openTasks--
 		}
 		ws.archive.observe(ev)
+		ws.observeTie(ev)
 		ws.unpublished = append(ws.unpublished, toEvent(ev))
 		ws.observe(ev)
 	}

@@ -465,6 +465,7 @@ func (e *Engine) Fail(now time.Time, taskID, workerID, reason string) (Result, e
 		return e.fail(res, &StateError{Op: "fail", TaskID: taskID, WorkerID: workerID, Status: t.status, Reason: StateNotAcceptingWorker})
 	}
 	t.status = StatusFailed
+	e.learnOutcome(t, outcomeFail)
 	ev := e.taskEvent(res, EventTaskFailed, t, workerID)
 	ev.Reason = reason
 	return e.finish(res), nil

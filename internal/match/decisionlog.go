@@ -15,6 +15,7 @@ type storedDecision struct {
 	full    []Candidate    // set instead of cands when a reason does not fit the compact form
 	// Every candidate's effective priority: the task's priority when decided.
 	priority float64
+	ties     []string // Decision.Ties; empty for none
 }
 
 type storedCand struct {
@@ -174,9 +175,10 @@ func (e *Engine) compact(sd *storedDecision, t *task) {
 // expand returns a fresh Decision, safe for the caller to change.
 func (e *Engine) expand(sd *storedDecision) Decision {
 	d := sd.head
+	d.Ties = tieSet(sd.ties)
 	if sd.full != nil {
 		return cloneDecision(Decision{Candidates: sd.full, ID: d.ID, Seq: d.Seq, TaskID: d.TaskID,
-			WorkerID: d.WorkerID, MatchedAt: d.MatchedAt, Mode: d.Mode})
+			WorkerID: d.WorkerID, MatchedAt: d.MatchedAt, Mode: d.Mode, Ties: d.Ties})
 	}
 	d.Candidates = make([]Candidate, len(sd.cands))
 	rs := make([]Reason, len(sd.reasons))

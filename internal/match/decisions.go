@@ -151,11 +151,16 @@ func (e *Engine) record(t *task, w *worker, mode Mode) string {
 	id := seqID(e.cfg.DecisionIDPrefix, seq)
 	if e.onDecide != nil {
 		e.onDecide(Decision{ID: id, Seq: seq, TaskID: t.id, WorkerID: w.id, MatchedAt: e.nowTime, Mode: mode,
-			Candidates: e.explained(t.priority)})
+			Candidates: e.explained(t.priority), Ties: tieSet(e.plat.tie)})
 	}
 	sd := e.logSlot(seq)
 	sd.head = Decision{ID: id, Seq: seq, TaskID: t.id, WorkerID: w.id, MatchedAt: e.nowTime, Mode: mode}
 	e.compact(sd, t)
+	sd.ties = sd.ties[:0]
+	if len(e.plat.tie) > 1 {
+		sd.ties = append(sd.ties, e.plat.tie...)
+	}
+	e.plat.tie = e.plat.tie[:0]
 	clear(e.marks) // drop the worker pointers; the buffers stay for the next decision
 	e.marks, e.reasons = e.marks[:0], e.reasons[:0]
 	floor := e.logFloor()
@@ -207,20 +212,39 @@ func (e *Engine) decisionBySeq(seq uint64) (*storedDecision, bool) {
 // entry of GET /decisions), rebuilt from the log; false when the id is unknown or the
 // decision is older than the newest Config.DecisionRetention.
 func (e *Engine) Decision(id string) (Decision, bool) {
-	num, ok := strings.CutPrefix(id, e.cfg.DecisionIDPrefix)
+	sd, ok := e.decisionByID(id)
 	if !ok {
 		return Decision{}, false
 	}
+	return e.expand(sd), true
+}
+
+// DecisionTies returns Decision(id).Ties without rebuilding the decision: the workers that
+// tied with the chosen one, the chosen one included, or nil when the choice was strict or
+// the decision is not retained.
+func (e *Engine) DecisionTies(id string) []string {
+	sd, ok := e.decisionByID(id)
+	if !ok {
+		return nil
+	}
+	return tieSet(sd.ties)
+}
+
+func (e *Engine) decisionByID(id string) (*storedDecision, bool) {
+	num, ok := strings.CutPrefix(id, e.cfg.DecisionIDPrefix)
+	if !ok {
+		return nil, false
+	}
 	seq, err := strconv.ParseUint(num, 10, 64)
 	if err != nil {
-		return Decision{}, false
+		return nil, false
 	}
 	sd, ok := e.decisionBySeq(seq)
 	// The id check turns away other spellings of the number ("dec_007").
 	if !ok || sd.head.ID != id {
-		return Decision{}, false
+		return nil, false
 	}
-	return e.expand(sd), true
+	return sd, true
 }
 
 // Decisions lists retained decisions, newest first (GET /decisions). Only the newest

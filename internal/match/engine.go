@@ -138,6 +138,7 @@ type worker struct {
 	// look at it (platDirty) or may skip it as having no candidate (platFull: its candidate
 	// union was wider than the window, so a task leaving the queue can bring a new one in).
 	platSeq   uint64
+	platOrd   uint64 // its place in the order ties are broken by: platSeq, or a seeded hash of its id (Config.ShuffleTies)
 	platDirty bool
 	platFull  bool
 }
@@ -245,6 +246,7 @@ func New(cfg Config) *Engine {
 		byTagSet:   make(map[string][]*group),
 		bySmallSet: make(map[uint64][]*group),
 		decByWork:  make(map[string][]uint64),
+		plat:       platState{learn: newPlatLearning(cfg)},
 	}
 }
 

@@ -71,5 +71,11 @@ func (e *Engine) ResetLearning(now time.Time) Result {
 		e.markWorker(w)
 	}
 	e.learnOuts, e.learnSum = 0, 0
+	if l := e.plat.learn; l != nil {
+		// The engine's reset starts a new model generation: the open decisions' outcomes
+		// train nothing.
+		clear(l.model)
+		clear(l.open)
+	}
 	return e.finish(res)
 }

@@ -27,9 +27,17 @@ type platState struct {
 	cands   []platCand   // scratch: every worker's candidates in a pass
 	users   []platUser   // scratch: the workers of a pass with their candidates
 	union   int          // the candidates the last platWindow met (above the window size: maybe more)
-	seq     uint64       // registration numbers
-	dirty   []*worker    // workers the next pass must look at (unordered)
-	spare   []*worker    // the previous dirty list, reused
+	// Ties (platform_ties.go): the pass's groups of pairs offering one task at one rank to
+	// different workers (tieIdx[from:to] for each), a scratch index, and the tie set of the
+	// offer being recorded (record reads it).
+	tieGroups [][2]int32
+	tieIdx    []int32
+	tieSort   []int32
+	tie       []string
+	seq       uint64        // registration numbers
+	dirty     []*worker     // workers the next pass must look at (unordered)
+	spare     []*worker     // the previous dirty list, reused
+	learn     *platLearning // LearningConfig.Rank (platform_learning.go); nil when off
 }
 
 // platUser is one worker's part of a pass: its candidates are cands[from:to].
@@ -57,8 +65,38 @@ func (e *Engine) balanced() bool { return e.cfg.Mode == ModeBalanced || e.cfg.Mo
 func (e *Engine) platRegister(w *worker) {
 	e.plat.seq++
 	w.platSeq = e.plat.seq
-	e.plat.order = append(e.plat.order, w)
+	w.platOrd = w.platSeq
+	if !e.cfg.ShuffleTies {
+		e.plat.order = append(e.plat.order, w)
+		e.platMark(w)
+		return
+	}
+	w.platOrd = tieRank(e.cfg.Seed, w.id)
+	i, _ := slices.BinarySearchFunc(e.plat.order, w, platCompare)
+	e.plat.order = slices.Insert(e.plat.order, i, w)
 	e.platMark(w)
+}
+
+// platCompare orders workers as a pass meets them, which is how ties between them are
+// broken: by platOrd, then registration.
+func platCompare(a, b *worker) int {
+	return cmp.Or(cmp.Compare(a.platOrd, b.platOrd), cmp.Compare(a.platSeq, b.platSeq))
+}
+
+// tieRank is a worker's place in the shuffled tie order: a seeded hash of its id (FNV-1a,
+// then the splitmix64 finaliser to spread the seed's bits), so the order depends on the
+// seed and the ids, not on when workers registered, as a Redis hash's order does.
+func tieRank(seed uint64, id string) uint64 {
+	h := uint64(14695981039346656037) ^ seed
+	for i := 0; i < len(id); i++ {
+		h ^= uint64(id[i])
+		h *= 1099511628211
+	}
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	return h ^ h>>31
 }
 
 // platMark makes the next pass look at w.
@@ -162,7 +200,7 @@ func (e *Engine) platformPass(res *Result) {
 	} else {
 		look = ps.dirty
 		ps.dirty, ps.spare = ps.spare[:0], nil
-		slices.SortFunc(look, func(a, b *worker) int { return cmp.Compare(a.platSeq, b.platSeq) })
+		slices.SortFunc(look, platCompare)
 	}
 	for _, w := range look {
 		w.platDirty = false
@@ -184,11 +222,19 @@ func (e *Engine) platformPass(res *Result) {
 		}
 		from := len(cands)
 		budget := -1
-		if firstCome {
+		if firstCome && ps.learn == nil {
 			budget = free
 		}
 		var walked int
 		cands, walked = e.platCandidates(w, budget, cands)
+		if ps.learn != nil {
+			// With learning the engine scores its whole window, then keeps the best.
+			e.learnRank(w, cands[from:])
+			if firstCome && len(cands)-from > free {
+				clear(cands[from+free:])
+				cands = cands[:from+free]
+			}
+		}
 		w.platFull = ps.union > e.cfg.CandidateWindow
 		if len(cands) > from || w.platPatternTags() {
 			// It may keep a candidate after the awards (or, with a pattern among its tags,
@@ -225,18 +271,26 @@ func (e *Engine) claimFirstCome(res *Result) {
 	slices.SortStableFunc(ps.users, func(a, b platUser) int {
 		return cmp.Or(cmp.Compare(platTier(a.w), platTier(b.w)), cmp.Compare(a.walked, b.walked))
 	})
+	ties := e.firstComeTies()
 	for tier := 0; tier <= 2; tier++ {
-		for _, u := range ps.users {
+		for ui, u := range ps.users {
 			if platTier(u.w) != tier {
 				continue
 			}
 			for _, c := range ps.cands[u.from:u.to] {
 				if c.t.status == StatusQueued {
+					ps.tie = ps.tie[:0]
+					if g := ties[c.t]; slices.Contains(g, ui) {
+						for _, i := range g {
+							ps.tie = append(ps.tie, ps.users[i].w.id)
+						}
+					}
 					e.platOffer(c.t, u.w, res)
 				}
 			}
 		}
 	}
+	ps.tie = ps.tie[:0]
 }
 
 // platPair is one (worker, task) candidate in the pass's global list.
@@ -245,6 +299,7 @@ type platPair struct {
 	c    platCand
 	rank float64 // balanced: priority minus the load penalty when evaluated
 	load int     // balanced: the worker's load when evaluated
+	tie  int32   // 1 + its group in plat.tieGroups when other workers' pairs offer its task at its rank; 0 when none do
 }
 
 // arbitrate awards the pass's candidates in one list, best first (ModeBestMatch and
@@ -275,7 +330,7 @@ func (e *Engine) arbitrateAll(res *Result) {
 	for i, u := range ps.users {
 		load[i] = len(u.w.pending)
 	}
-	won := make([][]platCand, len(ps.users))
+	won := make([][]platPair, len(ps.users))
 	var firstWin []int
 	award := func(p platPair) {
 		t := p.c.t
@@ -287,7 +342,7 @@ func (e *Engine) arbitrateAll(res *Result) {
 		if len(won[p.u]) == 0 {
 			firstWin = append(firstWin, p.u)
 		}
-		won[p.u] = append(won[p.u], p.c)
+		won[p.u] = append(won[p.u], p)
 	}
 	penalty := 0.0
 	if e.balanced() && len(pairs) > 0 {
@@ -311,6 +366,8 @@ func (e *Engine) arbitrateAll(res *Result) {
 	}
 	if penalty <= 0 {
 		slices.SortStableFunc(pairs, func(a, b platPair) int { return cmp.Compare(b.c.prio, a.c.prio) })
+		// Equal pairs keep the order the pass met their workers in: the tie order.
+		e.markTies(pairs)
 		for _, p := range pairs {
 			award(p)
 		}
@@ -339,12 +396,13 @@ func (e *Engine) arbitrateAll(res *Result) {
 	}
 	for _, i := range firstWin {
 		w := ps.users[i].w
-		for _, c := range won[i] {
-			c.t.platTaken = false
+		for _, p := range won[i] {
+			p.c.t.platTaken = false
 			if e.balanced() {
 				w.grants = append(w.grants, e.now)
 			}
-			e.platOffer(c.t, w, res)
+			e.tieOf(pairs, p.tie)
+			e.platOffer(p.c.t, w, res)
 		}
 	}
 	for _, p := range pairs {
@@ -440,6 +498,7 @@ func (e *Engine) balancedCap() int {
 
 // platOffer offers t to w, explaining the decision by the platform's score.
 func (e *Engine) platOffer(t *task, w *worker, res *Result) {
+	e.learnOffer(t, w)
 	e.decidePlatform(t, w)
 	e.offer(t, w, e.cfg.Mode, res)
 }

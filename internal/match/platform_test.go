@@ -394,6 +394,8 @@ func TestPlatformIncrementalAgreesWithFullPass(t *testing.T) {
 		{Rules: RulesPlatform, Mode: ModeBalanced},
 		{Rules: RulesPlatform, Mode: ModeSpreadWork, DefaultMaxBacklog: 3},
 		{Rules: RulesPlatform, CandidateWindow: 2, OfferTimeout: 10 * time.Second},
+		{Rules: RulesPlatform, ShuffleTies: true, Seed: 7},
+		{Rules: RulesPlatform, Mode: ModeFirstCome, DefaultMaxBacklog: 2, ShuffleTies: true, Seed: 8},
 	} {
 		seed := propSeed(t)
 		inc := newPropRun(cfg, seed)

@@ -137,6 +137,7 @@ func (e *Engine) expire(t *task, res *Result) {
 	w := t.w
 	e.withdraw(t)
 	e.reward(w, t, RewardExpiry)
+	e.learnOutcome(t, outcomeExpire)
 	if t.esc != nil && t.esc.OnNoResponse == NoResponseBlock {
 		t.rejected = append(t.rejected, w.id)
 	}

@@ -165,6 +165,7 @@ func (e *Engine) CancelTask(now time.Time, id string) (Result, error) {
 		t.workerID = "" // it was only offered; an accepted task keeps who worked on it
 	}
 	t.status = StatusCancelled
+	e.learnForget(t)
 	e.reclock(t)
 	e.taskEvent(res, EventTaskCancelled, t, workerID)
 	return e.finish(res), nil
@@ -194,6 +195,7 @@ func (e *Engine) Accept(now time.Time, taskID, workerID string) (Result, error) 
 	t.workerID = w.id
 	e.reclock(t)
 	e.reward(w, t, RewardAccept)
+	e.learnOutcome(t, outcomeAccept)
 	e.taskEvent(res, EventTaskAccepted, t, w.id)
 	return e.finish(res), nil
 }
@@ -231,6 +233,7 @@ func (e *Engine) Reject(now time.Time, taskID, workerID string) (Result, error) 
 	e.withdraw(t)
 	t.rejected = append(t.rejected, w.id)
 	e.reward(w, t, RewardReject)
+	e.learnOutcome(t, outcomeReject)
 	e.taskEvent(res, EventTaskRejected, t, w.id)
 	if e.onRejected(t, res) {
 		return e.finish(res), nil
@@ -259,6 +262,7 @@ func (e *Engine) Complete(now time.Time, taskID, workerID string, result any) (R
 	}
 	t.status = StatusCompleted
 	t.result = result
+	e.learnOutcome(t, outcomeComplete)
 	if w != nil {
 		e.reward(w, t, RewardComplete)
 		// A reward can lift a learned veto, so the worker may now serve queued tasks.

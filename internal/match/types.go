@@ -88,6 +88,17 @@ type Config struct {
 	// DecisionRetention is how many of the newest decisions are kept for Decisions;
 	// 0 (or less) means 10,000. Older ones are dropped so memory stays bounded.
 	DecisionRetention int
+	// ShuffleTies, under RulesPlatform, breaks ties between equally ranked workers in an
+	// order drawn from Seed instead of registration order: the platform's engine breaks
+	// them by the order it reads its users hash in Redis, which is registration order only
+	// while the hash is small and otherwise differs from one Redis process to the next.
+	// Each worker's place in that order is fixed for the engine's life, as a hash order is
+	// (docs/contract.md, "Tests that hold on the platform").
+	ShuffleTies bool
+	// Seed seeds the engine's randomness: the order of ShuffleTies and learning's
+	// exploration (LearningConfig.Rank). Engines with the same seed and the same commands
+	// decide alike.
+	Seed uint64
 }
 
 // LearningConfig configures reward learning. The zero value means: learning on, applied to
@@ -108,6 +119,17 @@ type LearningConfig struct {
 	LearnedVetoMinSamples int
 	// HalfLife of the decayed mean reward; 0 (or less) means 7 days.
 	HalfLife time.Duration
+	// Rank, under RulesPlatform, ranks each worker's candidates as the platform's engine
+	// does with its learning on (platform_learning.go): priority + score plus the reward
+	// its linear model predicts for the pair, plus now and then a random boost
+	// (exploration). Off by default, as on the platform (docs/contract.md, "Learning under
+	// the platform rules"). Disabled turns it off too; in ShadowMode the model learns but
+	// does not rank.
+	Rank bool
+	// ExplorationRate is, with Rank, the chance that a candidate gets a random boost
+	// (uniform in [0, 1)) drawn from Config.Seed; nil means the engine's 0.05, and 0 never
+	// explores.
+	ExplorationRate *float64
 }
 
 // Rewards per outcome, for (worker, each task tag).
@@ -304,6 +326,12 @@ type Decision struct {
 	MatchedAt  time.Time
 	Mode       Mode
 	Candidates []Candidate // chosen first, at most Config.MaxCandidates
+	// Ties, under RulesPlatform, lists the workers that ranked equal with the chosen one for
+	// this task in its pass, the chosen one included, in the order the pass met them; nil
+	// when the choice was strict. The platform's engine breaks such a tie by the order it
+	// reads its users hash in Redis, so on the platform any of them could have been chosen
+	// (docs/contract.md, "Tests that hold on the platform").
+	Ties []string
 }
 
 // Result is what a command changed. Publish Events even when the command returns an

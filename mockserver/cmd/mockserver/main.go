@@ -63,7 +63,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Var(&extraKeys, "extra-api-key", "another API key with its own workspace (repeatable)")
 	secret := fs.String("signing-secret", "", "webhook signing secret (whsec_...); random when empty")
 	fs.Var(&hooks, "webhook-url", "URL every event is POSTed to (repeatable)")
-	seed := fs.Uint64("seed", 0, "seed for server-generated ids")
+	seed := fs.Uint64("seed", 0, "seed for server-generated ids and the shuffled tie order")
+	tieOrder := fs.String("tie-order", "", "how the platform rules break ties between equal workers: registration (default) or shuffle (drawn from -seed)")
 	manual := fs.Bool("manual-clock", false, "use a manual clock moved by POST /_mock/clock/advance")
 	clockStart := fs.Int64("clock-start", 0, "manual clock start, epoch ms (default: now)")
 	wallSign := fs.Bool("sign-with-wall-clock", false, "sign webhooks at the wall clock's time while -manual-clock drives matching, for receivers whose verifier reads the wall clock")
@@ -73,6 +74,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	backlog := fs.Int("default-backlog", 0, "default maxBacklogSize (0 means 9)")
 	offerTimeout := fs.Duration("offer-timeout", 0, "offer expiry without escalation.respondWithinMs (0 means 60s)")
 	noLearning := fs.Bool("no-learning", false, "turn reward learning off")
+	learningRank := fs.Bool("learning-rank", false, "platform rules: rank by the engine's learned model, as the platform does with learning on")
+	exploration := fs.Float64("exploration-rate", 0.05, "with -learning-rank: the chance of a random boost per candidate, drawn from -seed (0: never)")
 	attempts := fs.Int("delivery-attempts", 0, "webhook attempts per event (0 means 6)")
 	backoff := fs.Duration("delivery-backoff", 0, "first webhook retry wait, doubling (0 means 50ms)")
 	retention := fs.Int("retention", mockserver.DefaultRetention, "newest webhook events, delivery attempts, stats-ledger entries and worker outcomes kept (negative: all)")
@@ -89,12 +92,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	matcher := mockserver.MatcherConfig{Rules: mockserver.MatchRules(*rules), Mode: mockserver.MatchMode(*mode), DefaultMaxBacklog: *backlog,
-		OfferTimeout: *offerTimeout, LearningDisabled: *noLearning}
+		OfferTimeout: *offerTimeout, LearningDisabled: *noLearning, LearningRanks: *learningRank, LearningExplorationRate: exploration}
 	//lint:ignore SA1019 the deprecated -any-tag flag keeps working
 	matcher.AnyTagEligibility = *anyTag
 	opts := []mockserver.Option{
 		mockserver.WithSeed(*seed),
 		mockserver.WithMatcher(matcher),
+		mockserver.WithTieBreak(mockserver.TieBreak(*tieOrder)),
 		mockserver.WithDeliveryPolicy(mockserver.DeliveryPolicy{MaxAttempts: *attempts, InitialBackoff: *backoff}),
 		mockserver.WithLogger(logger),
 		mockserver.WithRetention(*retention),

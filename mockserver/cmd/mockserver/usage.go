@@ -31,6 +31,8 @@ bearer token (an -extra-api-key is refused: they act on every workspace); never 
                                 the mock's own task bookkeeping, in no platform answer (404)
   GET    /_mock/workers/{id}    {"id","createdAt","lastMatchedAt","onBreak","breakReason"}:
                                 the mock's own worker bookkeeping, in no platform answer (404)
+  GET    /_mock/ties            {"ties": [{"decisionId","taskId","workerId","workers","matchedAt"}]}:
+                                decisions made on a tie between equally ranked workers
   GET    /_mock/outbox          {"mail": [invites sent, with the token a worker would receive]}
   POST   /_mock/flush           204 once no webhook attempt is in flight
   POST   /_mock/reset           forget all state (keys, secret, webhook urls, clock kept)
