@@ -36,6 +36,7 @@ type config struct {
 	// binary; only the throughput benchmark sets it, to measure the server as it runs
 	// outside tests.
 	noResponseChecks bool
+	strictResponses  bool // WithStrictResponses
 
 	pushPublicKey string          // WithPushPublicKey; "" leaves push off
 	iceServers    json.RawMessage // WithVoiceICEServers; nil leaves voice off

@@ -75,6 +75,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	attempts := fs.Int("delivery-attempts", 0, "webhook attempts per event (0 means 6)")
 	backoff := fs.Duration("delivery-backoff", 0, "first webhook retry wait, doubling (0 means 50ms)")
 	retention := fs.Int("retention", mockserver.DefaultRetention, "newest webhook events, delivery attempts, stats-ledger entries and worker outcomes kept (negative: all)")
+	strict := fs.Bool("strict-responses", true, "check each /v1 answer against api/openapi.json; one that breaks it is sent as 500 internal_error and logged")
 	logLevel := fs.String("log-level", "info", "log level on standard error: debug, info, warn or error")
 	logFormat := fs.String("log-format", "text", "log format on standard error: text or json")
 	fs.Usage = func() { usage(fs) }
@@ -96,6 +97,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		mockserver.WithDeliveryPolicy(mockserver.DeliveryPolicy{MaxAttempts: *attempts, InitialBackoff: *backoff}),
 		mockserver.WithLogger(logger),
 		mockserver.WithRetention(*retention),
+	}
+	if *strict {
+		opts = append(opts, mockserver.WithStrictResponses())
 	}
 	if *apiKey != "" {
 		opts = append(opts, mockserver.WithAPIKey(*apiKey))
