@@ -41,7 +41,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		s.ClearFaults()
 		status = http.StatusNoContent
 	case "GET events":
-		v = s.adminEvents()
+		v, aerr = s.adminEventsQuery(r)
 	case "GET deliveries":
 		v = s.adminDeliveries()
 	case "GET notifications":
@@ -49,7 +49,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	case "GET outbox":
 		v = s.adminOutbox()
 	case "GET requests":
-		v = map[string]any{"requests": s.Requests()}
+		v, aerr = s.adminRequests(r)
 	case "POST flush":
 		ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
 		defer cancel()
@@ -142,15 +142,6 @@ func (s *Server) adminFault(r *http.Request) *apiError {
 		return invalidBodyf("%v", err)
 	}
 	return nil
-}
-
-func (s *Server) adminEvents() any {
-	evs := s.Events()
-	out := make([]json.RawMessage, len(evs))
-	for i, e := range evs {
-		out[i] = e.Payload
-	}
-	return map[string]any{"events": out}
 }
 
 type wireDelivery struct {

@@ -21,6 +21,9 @@ type Request struct {
 	Fault      string // "status", "drop-before-commit", "drop-after-commit", "delay" or empty
 	At         time.Time
 	RequestID  string // the X-Request-Id the answer carried (RequestIDHeader)
+	// Seq numbers the recorded requests from 1 in the order they were recorded; it is never
+	// reused, also across Reset, so RequestFilter.Since reads only what came after.
+	Seq int64
 }
 
 const redacted = "[REDACTED]"
@@ -29,6 +32,7 @@ type recorder struct {
 	mu    sync.Mutex
 	limit int
 	reqs  []Request
+	seq   int64 // the last Seq given
 }
 
 func (r *recorder) add(req Request) {
@@ -37,6 +41,8 @@ func (r *recorder) add(req Request) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.seq++
+	req.Seq = r.seq
 	if len(r.reqs) >= r.limit {
 		// Keep the newest half; a long benchmark must not grow memory without bound.
 		keep := r.limit / 2

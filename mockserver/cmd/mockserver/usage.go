@@ -17,13 +17,15 @@ bearer token (an -extra-api-key is refused: they act on every workspace); never 
   POST   /_mock/faults          a fault: {"method","path","status","retryAfterMs","delayMs",
                                 "dropBeforeCommit","dropAfterCommit","times","fraction","seed"}
   DELETE /_mock/faults          clear every fault
-  GET    /_mock/events          {"events": [webhook payloads as delivered]}
+  GET    /_mock/events          {"events": [webhook payloads as delivered], "nextSince"};
+                                ?since=SEQ&kind=task.matched&taskId=ID&limit=N&count=true
   GET    /_mock/deliveries      {"deliveries": [{"eventId","event","url","attempt","at",
                                 "statusCode","error","outcome"}]}
   GET    /_mock/notifications   {"notifications": [{"id","sequenceId","channelId","url","event",
                                 "trigger","taskId","dueAt","at","payload","statusCode","error",
                                 "outcome"}]}: what notification sequences sent
-  GET    /_mock/requests        {"requests": [recorded requests, key redacted]}
+  GET    /_mock/requests        {"requests": [recorded requests, key redacted], "nextSince"};
+                                ?since=SEQ&method=POST&path=/v1/tasks/*&taskId=ID&limit=N&count=true
   GET    /_mock/tasks/{id}/unmatched  why a queued task waits (409 if not queued, 404)
   GET    /_mock/tasks/{id}      {"id","queuedAt","offerExpiresAt","vetoedWorkers","rejectedBy"}:
                                 the mock's own task bookkeeping, in no platform answer (404)
