@@ -128,6 +128,8 @@ type adminFaultInput struct {
 	Times            int     `json:"times"`
 	Fraction         float64 `json:"fraction"`
 	Seed             uint64  `json:"seed"`
+	// DelayDistribution is Fault.DelayDist (latency.go).
+	DelayDistribution *adminDelayDistribution `json:"delayDistribution"`
 }
 
 func (s *Server) adminFault(r *http.Request) *apiError {
@@ -137,7 +139,8 @@ func (s *Server) adminFault(r *http.Request) *apiError {
 	}
 	f := Fault{Method: in.Method, Path: in.Path, Status: in.Status,
 		RetryAfter: time.Duration(in.RetryAfterMs) * time.Millisecond, Delay: time.Duration(in.DelayMs) * time.Millisecond,
-		DropBeforeCommit: in.DropBeforeCommit, DropAfterCommit: in.DropAfterCommit, Times: in.Times, Fraction: in.Fraction, Seed: in.Seed}
+		DropBeforeCommit: in.DropBeforeCommit, DropAfterCommit: in.DropAfterCommit, Times: in.Times, Fraction: in.Fraction, Seed: in.Seed,
+		DelayDist: in.DelayDistribution.dist()}
 	if err := s.InjectFault(f); err != nil {
 		return invalidBodyf("%v", err)
 	}

@@ -78,13 +78,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	fault, faulted := s.faults.pick(r.Method, r.URL.Path, rel)
 	if faulted && fault.Delay > 0 {
-		rec.Fault = "delay"
-		t := time.NewTimer(fault.Delay)
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			t.Stop()
-		}
+		rec.Fault, rec.Delay = "delay", fault.Delay
+		s.faults.wait(r.Context(), fault.Delay)
 	}
 	// Held until the request is recorded, not while the answer is written: see Server.gate.
 	// The deferred release covers a panic, which would otherwise leave Reset waiting forever.

@@ -17,8 +17,9 @@ type Request struct {
 	RawQuery   string
 	Header     http.Header
 	Body       []byte
-	StatusCode int    // what was answered; 0 when the connection was dropped
-	Fault      string // "status", "drop-before-commit", "drop-after-commit", "delay" or empty
+	StatusCode int           // what was answered; 0 when the connection was dropped
+	Fault      string        // "status", "drop-before-commit", "drop-after-commit", "delay" or empty
+	Delay      time.Duration // what a fault made the request wait (Fault.Delay, or drawn from Fault.DelayDist)
 	At         time.Time
 	RequestID  string // the X-Request-Id the answer carried (RequestIDHeader)
 	// Seq numbers the recorded requests from 1 in the order they were recorded; it is never

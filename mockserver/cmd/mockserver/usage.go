@@ -15,7 +15,10 @@ bearer token (an -extra-api-key is refused: they act on every workspace); never 
   GET    /_mock/clock           {"now": ms, "manual": bool}
   POST   /_mock/clock/advance   {"ms": n}: manual clock only; runs every expiry and retry due
   POST   /_mock/faults          a fault: {"method","path","status","retryAfterMs","delayMs",
-                                "dropBeforeCommit","dropAfterCommit","times","fraction","seed"}
+                                "dropBeforeCommit","dropAfterCommit","times","fraction","seed",
+                                "delayDistribution": {"type":"uniform","minMs","maxMs"} or
+                                {"type":"lognormal","medianMs","sigma","maxMs"} or
+                                {"type":"fixed","ms"}}
   DELETE /_mock/faults          clear every fault
   GET    /_mock/events          {"events": [webhook payloads as delivered], "nextSince"};
                                 ?since=SEQ&kind=task.matched&taskId=ID&limit=N&count=true
