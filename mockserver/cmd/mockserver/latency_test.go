@@ -25,7 +25,7 @@ func TestBinaryDelayDistribution(t *testing.T) {
 		}
 		st, _ = c.do("DELETE", "/_mock/faults", "")
 		require.Equal(t, 204, st)
-		st, page := c.do("GET", "/_mock/requests?path=/v1/workers&since="+itoa(since), "")
+		st, page := c.do("GET", "/_mock/requests?path=/v1/workers&since="+strconv.Itoa(since), "")
 		require.Equal(t, 200, st)
 		var out []float64
 		for _, r := range page["requests"].([]any) {
