@@ -66,3 +66,12 @@ func BenchmarkCreateCPU(b *testing.B) {
 		})
 	}
 }
+
+// TestFormatCount holds the quota headers' unallocated Unlimited text to the constant.
+func TestFormatCount(t *testing.T) {
+	for _, n := range []int{0, 7, 999_999, Unlimited, Unlimited + 1} {
+		if got, want := formatCount(n), strconv.Itoa(n); got != want {
+			t.Errorf("formatCount(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

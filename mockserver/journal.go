@@ -89,6 +89,7 @@ func (r *recorder) where(f RequestFilter, count bool) ([]Request, int, int64) {
 		if count {
 			continue
 		}
+		req.Header = redactHeader(req.Header) // kept as received (serveHTTP)
 		out = append(out, req)
 		if f.Limit > 0 && len(out) == f.Limit {
 			next = req.Seq

@@ -55,7 +55,11 @@ func (r *recorder) add(req Request) {
 func (r *recorder) snapshot() []Request {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]Request(nil), r.reqs...)
+	out := append([]Request(nil), r.reqs...)
+	for i := range out {
+		out[i].Header = redactHeader(out[i].Header)
+	}
+	return out
 }
 
 func (r *recorder) reset() {
@@ -64,7 +68,7 @@ func (r *recorder) reset() {
 	r.reqs = nil
 }
 
-// redactHeader copies h without credentials.
+// redactHeader copies h without credentials; every read of the journal goes through it.
 func redactHeader(h http.Header) http.Header {
 	out := h.Clone()
 	if out.Get("Authorization") != "" {
