@@ -28,7 +28,6 @@ import (
 )
 
 func main() {
-	tuneGC()
 	ctx, stop := notifyShutdown(context.Background())
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
