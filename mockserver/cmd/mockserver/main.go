@@ -19,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"strings"
@@ -82,10 +83,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	logger, err := newLogger(stderr, *logLevel, *logFormat)
+	logBuf := newBufferedLog(stderr, logFlushEvery)
+	defer logBuf.Close() // deferred first, so it runs after srv.Close and its last lines
+	logger, err := newLogger(logBuf, *logLevel, *logFormat)
 	if err != nil {
 		return err
 	}
+	logger = slog.New(flushOnWarn{Handler: logger.Handler(), buf: logBuf})
 
 	matcher := mockserver.MatcherConfig{Rules: mockserver.MatchRules(*rules), Mode: mockserver.MatchMode(*mode), DefaultMaxBacklog: *backlog,
 		OfferTimeout: *offerTimeout, LearningDisabled: *noLearning}
@@ -138,7 +142,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	logger.Info("mock server listening", "url", srv.URL(), "adminUrl", srv.AdminURL(), "webhookUrls", len(hooks), "manualClock", *manual)
+	logBuf.Flush()
 	<-ctx.Done()
 	logger.Info("shutting down: waiting for webhook attempts in flight (a second signal stops at once)")
+	logBuf.Flush() // a second signal ends the process without running the defers
 	return nil
 }
