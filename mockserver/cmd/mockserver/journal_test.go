@@ -49,7 +49,7 @@ func plainBinary(t *testing.T) string {
 // task.matched events since the last poll", as a suite in another language would.
 func TestBinaryJournalQueries(t *testing.T) {
 	t.Parallel()
-	c, _ := startBinary(t, plainBinary(t), nil, "-manual-clock")
+	c, _, _ := startBinary(t, plainBinary(t), nil, "-manual-clock")
 	st, _ := c.do("POST", "/v1/workers", `{"id":"a1","tags":["x"],"available":true}`)
 	require.Equal(t, 200, st)
 	for _, id := range []string{"t1", "t2", "t1"} {

@@ -14,7 +14,7 @@ import (
 // seed. The delays are below half a millisecond, so the test waits about 10 ms in all.
 func TestBinaryDelayDistribution(t *testing.T) {
 	t.Parallel()
-	c, _ := startBinary(t, plainBinary(t), nil, "-manual-clock")
+	c, _, _ := startBinary(t, plainBinary(t), nil, "-manual-clock")
 	const fault = `{"method":"GET","path":"/v1/workers","seed":3,"delayDistribution":{"type":"uniform","minMs":0.1,"maxMs":0.4}}`
 	draw := func(since int) []float64 {
 		st, _ := c.do("POST", "/_mock/faults", fault)

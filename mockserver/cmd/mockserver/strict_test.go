@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -34,21 +35,25 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// startBinary runs bin with args and env, waits for its start line and returns a client, its
-// standard error, and a stop function.
-func startBinary(t *testing.T, bin string, env []string, args ...string) (client, *lockedBuffer) {
+// startBinary runs bin with args and env, waits for its start line and returns a client and
+// its standard error; stop ends the process and waits until all its standard error is in.
+func startBinary(t *testing.T, bin string, env []string, args ...string) (c client, stderr *lockedBuffer, stop func()) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	stderr := &lockedBuffer{}
+	stderr = &lockedBuffer{}
 	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			_ = cmd.Wait() // returns once the copy of standard error is complete
+		})
+	}
+	t.Cleanup(stop)
 	lines := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(stdout).ReadString('\n')
@@ -61,7 +66,7 @@ func startBinary(t *testing.T, bin string, env []string, args ...string) (client
 	case <-time.After(30 * time.Second):
 		t.Fatal("no start line")
 	}
-	return client{t: t, base: strings.TrimSuffix(start.URL, "/v1"), key: start.APIKey}, stderr
+	return client{t: t, base: strings.TrimSuffix(start.URL, "/v1"), key: start.APIKey}, stderr, stop
 }
 
 // TestBinaryRefusesAnAnswerThatBreaksTheContract builds the command with the seam that makes
@@ -91,13 +96,14 @@ func TestBinaryRefusesAnAnswerThatBreaksTheContract(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, stderr := startBinary(t, bin, drift, append([]string{"-manual-clock", "-log-format", "json"}, tc.args...)...)
+			c, stderr, stop := startBinary(t, bin, drift, append([]string{"-manual-clock", "-log-format", "json"}, tc.args...)...)
 			st, _ := c.do("POST", "/v1/tasks", `{"id":"t1","tags":["x"]}`)
 			require.Equal(t, 202, st, "other operations are untouched")
 			st, body := c.do("GET", "/v1/tasks/t1", "")
 			assert.Equal(t, tc.wantStatus, st)
 			raw, _ := json.Marshal(body)
 			assert.Contains(t, string(raw), tc.wantBody)
+			stop() // the log is complete once the process has exited
 			if !tc.wantLog {
 				assert.NotContains(t, stderr.String(), "broke api/openapi.json")
 				return
