@@ -77,6 +77,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	backoff := fs.Duration("delivery-backoff", 0, "first webhook retry wait, doubling (0 means 50ms)")
 	retention := fs.Int("retention", mockserver.DefaultRetention, "newest webhook events, delivery attempts, stats-ledger entries and worker outcomes kept (negative: all)")
 	strict := fs.Bool("strict-responses", true, "check each /v1 answer against api/openapi.json; one that breaks it is sent as 500 internal_error and logged")
+	proxyURL := fs.String("proxy", "", "forward /v1 to this deployment base URL (https://host/v1) and check it against api/openapi.json, instead of mocking")
+	proxyShadow := fs.Bool("proxy-shadow", false, "with -proxy: play each command into a mock of the proxy's own (-rules, -mode, ...) and compare decisions")
+	proxySecret := fs.String("proxy-signing-secret", "", "with -proxy: the deployment's webhook signing secret, to verify what it sends to /_mock/proxy/webhook")
 	logLevel := fs.String("log-level", "info", "log level on standard error: debug, info, warn or error")
 	logFormat := fs.String("log-format", "text", "log format on standard error: text or json")
 	fs.Usage = func() { usage(fs) }
@@ -125,6 +128,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		opts = append(opts, mockserver.WithClock(mockserver.NewManualClock(start)))
 	}
 
+	if *proxyURL != "" {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if bad := proxyFlagsUsed(set); bad != "" {
+			return fmt.Errorf("%s: not used with -proxy", bad)
+		}
+		return runProxy(ctx, proxySettings{upstream: *proxyURL, addr: *addr, adminKey: *apiKey, secret: *proxySecret, shadow: *proxyShadow,
+			shadowOpts: []mockserver.Option{mockserver.WithSeed(*seed), mockserver.WithMatcher(matcher), mockserver.WithRetention(*retention)},
+			hooks:      hooks}, stdout, logger)
+	}
 	srv, err := mockserver.NewUnstarted(opts...)
 	if err != nil {
 		return err
