@@ -43,6 +43,11 @@ bearer token (an -extra-api-key is refused: they act on every workspace); never 
   GET    /_mock/supervisor-links  {"links": [every link made, "redeemedAt" once used]}
   GET    /_mock/push-registrations  {"registrations": [stored push targets; never sent to]}
 
+With -proxy URL the binary is a contract-checking proxy to that deployment instead: /v1 is
+forwarded with the caller's key; GET /_mock/proxy/report {"differences","decisions"} and
+GET /_mock/proxy/requests take the start line's apiKey; the deployment's webhooks go to
+POST /_mock/proxy/webhook (verified with -proxy-signing-secret, forwarded to -webhook-url).
+
 With -manual-clock a failed webhook attempt waits for its retry until the clock is advanced,
 and every later event to that url waits behind it; the log says so.
 `
