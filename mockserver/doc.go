@@ -213,6 +213,11 @@
 //	GET    /_mock/supervisor-links  {"links": [every link made, with redeemedAt once used]}
 //	GET    /_mock/push-registrations  {"registrations": [stored push targets, both planes]}
 //
+// NewProxy (mockserver -proxy URL) is the other way round: a contract-checking proxy in
+// front of a real deployment, which checks its requests and answers against api/openapi.json,
+// reports every difference, and in shadow mode compares a mock's decisions with the
+// deployment's (docs/contract.md, "Contract-checking proxy").
+//
 // In Go the same are ManualClock.Advance, InjectFault, ClearFaults, Events, Deliveries,
 // Notifications, Requests, RequestsWhere, CountRequests, EventsWhere, CountEvents, WhyUnmatched, TaskState, WorkerState, Outbox, Flush, Reset, InviteSupervisor,
 // SupervisorLinks and PushRegistrations. The standalone binary prints AdminURL as "adminUrl" in its start line
