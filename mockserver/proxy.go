@@ -285,8 +285,8 @@ func (p *Proxy) differ(d ProxyDifference) {
 // shadow's key. A create without an id gets the id the deployment chose, so both sides
 // speak of the same task.
 func (p *Proxy) playShadow(r *http.Request, body, answer []byte) {
-	if r.Method == http.MethodGet {
-		return
+	if r.Method == http.MethodGet || isWorkerPlane(r.URL.Path) || isSupervisorPlane(r.URL.Path) {
+		return // reads change nothing; the session planes' tokens are the deployment's
 	}
 	if r.Method == http.MethodPost && r.URL.Path == BasePath+"/tasks" {
 		body = withAnswerID(body, answer)
