@@ -41,7 +41,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		s.ClearFaults()
 		status = http.StatusNoContent
 	case "GET events":
-		v = s.adminEvents()
+		v, aerr = s.adminEventsQuery(r)
 	case "GET deliveries":
 		v = s.adminDeliveries()
 	case "GET notifications":
@@ -49,7 +49,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 	case "GET outbox":
 		v = s.adminOutbox()
 	case "GET requests":
-		v = map[string]any{"requests": s.Requests()}
+		v, aerr = s.adminRequests(r)
 	case "POST flush":
 		ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
 		defer cancel()
@@ -132,6 +132,8 @@ type adminFaultInput struct {
 	Times            int     `json:"times"`
 	Fraction         float64 `json:"fraction"`
 	Seed             uint64  `json:"seed"`
+	// DelayDistribution is Fault.DelayDist (latency.go).
+	DelayDistribution *adminDelayDistribution `json:"delayDistribution"`
 }
 
 func (s *Server) adminFault(r *http.Request) *apiError {
@@ -141,20 +143,12 @@ func (s *Server) adminFault(r *http.Request) *apiError {
 	}
 	f := Fault{Method: in.Method, Path: in.Path, Status: in.Status,
 		RetryAfter: time.Duration(in.RetryAfterMs) * time.Millisecond, Delay: time.Duration(in.DelayMs) * time.Millisecond,
-		DropBeforeCommit: in.DropBeforeCommit, DropAfterCommit: in.DropAfterCommit, Times: in.Times, Fraction: in.Fraction, Seed: in.Seed}
+		DropBeforeCommit: in.DropBeforeCommit, DropAfterCommit: in.DropAfterCommit, Times: in.Times, Fraction: in.Fraction, Seed: in.Seed,
+		DelayDist: in.DelayDistribution.dist()}
 	if err := s.InjectFault(f); err != nil {
 		return invalidBodyf("%v", err)
 	}
 	return nil
-}
-
-func (s *Server) adminEvents() any {
-	evs := s.Events()
-	out := make([]json.RawMessage, len(evs))
-	for i, e := range evs {
-		out[i] = e.Payload
-	}
-	return map[string]any{"events": out}
 }
 
 type wireDelivery struct {

@@ -88,6 +88,9 @@ type Event struct {
 	TaskID    string
 	WorkerID  string
 	Payload   json.RawMessage // the exact bytes POSTed to every webhook URL
+	// Seq numbers the events from 1 in emission order; it is never reused, also across
+	// Reset, so EventFilter.Since reads only what came after.
+	Seq int64
 }
 
 type endpoint struct {
@@ -113,7 +116,8 @@ type deliverer struct {
 	// clock time (WithWallClockSignatures).
 	signNow func() time.Time
 
-	retention int // keep the newest events and attempts (retention.go); 0: all
+	retention int   // keep the newest events and attempts (retention.go); 0: all
+	seq       int64 // the last Event.Seq given
 
 	mu        sync.Mutex
 	endpoints []*endpoint
@@ -147,6 +151,10 @@ func (d *deliverer) enqueue(evs []Event) {
 	now := d.clock.Now()
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	for i := range evs {
+		d.seq++
+		evs[i].Seq = d.seq
+	}
 	d.events = keepNewest(append(d.events, evs...), d.retention)
 	for _, ep := range d.endpoints {
 		if len(ep.queue) == 0 {

@@ -202,14 +202,18 @@
 //	POST   /_mock/clock/advance  {"ms": n} -> {"now": ms}; manual clock only (else 409
 //	                             invalid_state); runs every expiry and retry due on the way
 //	POST   /_mock/faults         a Fault as JSON: method, path, status, retryAfterMs, delayMs,
-//	                             dropBeforeCommit, dropAfterCommit, times, fraction, seed -> 201
+//	                             dropBeforeCommit, dropAfterCommit, times, fraction, seed,
+//	                             delayDistribution (Fault.DelayDist, in ms) -> 201
 //	DELETE /_mock/faults         clear every fault -> 204
-//	GET    /_mock/events         {"events": [payloads as delivered]}
+//	GET    /_mock/events         {"events": [payloads as delivered], "nextSince": seq};
+//	                             ?since, kind, taskId, limit, count=true (EventFilter)
 //	GET    /_mock/deliveries     {"deliveries": [{eventId, kind, url, attempt, at, statusCode,
 //	                             error, outcome, reason}]}; reason is Delivery.Reason
 //	GET    /_mock/notifications  {"notifications": [{id, sequenceId, channelId, url, event, trigger,
 //	                             taskId, dueAt, at, payload, statusCode, error, outcome}]}
-//	GET    /_mock/requests       {"requests": [recorded requests, Authorization redacted]}
+//	GET    /_mock/requests       {"requests": [recorded requests, Authorization redacted],
+//	                             "nextSince": seq}; ?since, method, path, taskId, limit,
+//	                             count=true (RequestFilter)
 //	GET    /_mock/tasks/{id}/unmatched  why a queued task waits (WhyUnmatched); 409, 404
 //	GET    /_mock/tasks/{id}     {id, queuedAt, offerExpiresAt, vetoedWorkers, rejectedBy}: the
 //	                             server's own task bookkeeping (TaskState); 404
@@ -227,9 +231,15 @@
 //	GET    /_mock/supervisor-links  {"links": [every link made, with redeemedAt once used]}
 //	GET    /_mock/push-registrations  {"registrations": [stored push targets, both planes]}
 //
+// NewProxy (mockserver -proxy URL) is the other way round: a contract-checking proxy in
+// front of a real deployment, which checks its requests and answers against api/openapi.json,
+// reports every difference, and in shadow mode compares a mock's decisions with the
+// deployment's (docs/contract.md, "Contract-checking proxy").
+//
 // In Go the same are ManualClock.Advance, InjectFault, ClearFaults, Events, Deliveries,
-// Notifications, Requests, WhyUnmatched, TaskState, WorkerState, Ties, Outbox, Flush, Reset, InviteSupervisor,
-// SupervisorLinks, PushRegistrations, Snapshot and Restore. The standalone binary prints AdminURL as "adminUrl" in its start line
+// Notifications, Requests, RequestsWhere, CountRequests, EventsWhere, CountEvents, WhyUnmatched, TaskState, WorkerState,
+// Ties, Outbox, Flush, Reset, InviteSupervisor, SupervisorLinks, PushRegistrations, Snapshot and Restore. The standalone
+// binary prints AdminURL as "adminUrl" in its start line
 // and lists these endpoints in its -h output.
 //
 // # Supervisor plane

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -31,6 +32,9 @@ type Fault struct {
 	RetryAfter time.Duration
 	// Delay is waited (real time, cut short when the client goes away) before anything else.
 	Delay time.Duration
+	// DelayDist, instead of Delay, draws each faulted request's delay (latency.go); the
+	// delay a request waited is its Request.Delay.
+	DelayDist *DelayDistribution
 	// DropBeforeCommit closes the connection without an answer and without running the
 	// operation: the client sees a reset and nothing changed.
 	DropBeforeCommit bool
@@ -64,8 +68,15 @@ func (f Fault) validate() error {
 		return fmt.Errorf("%w: a fault answers a status or drops the connection, not both", ErrInvalidFault)
 	case f.DropBeforeCommit && f.DropAfterCommit:
 		return fmt.Errorf("%w: drop before and after commit are exclusive", ErrInvalidFault)
-	case f.Status == 0 && !f.DropBeforeCommit && !f.DropAfterCommit && f.Delay == 0:
+	case f.Delay != 0 && f.DelayDist != nil:
+		return fmt.Errorf("%w: a fault has a fixed Delay or a DelayDist, not both", ErrInvalidFault)
+	case f.Status == 0 && !f.DropBeforeCommit && !f.DropAfterCommit && f.Delay == 0 && f.DelayDist == nil:
 		return fmt.Errorf("%w: the fault does nothing", ErrInvalidFault)
+	}
+	if f.DelayDist != nil {
+		if err := f.DelayDist.validate(); err != nil {
+			return err
+		}
 	}
 	if f.Path != "" {
 		if _, err := path.Match(f.Path, "/"); err != nil {
@@ -77,13 +88,15 @@ func (f Fault) validate() error {
 
 type activeFault struct {
 	Fault
-	left int // remaining applications when Times > 0
-	rng  *rand.Rand
+	left   int // remaining applications when Times > 0
+	rng    *rand.Rand
+	delays *rand.Rand // DelayDist's draws (newDelaySource)
 }
 
 type faultSet struct {
 	mu     sync.Mutex
 	faults []*activeFault
+	sleep  func(ctx context.Context, d time.Duration) // nil: a real timer (wait)
 }
 
 func (fs *faultSet) add(f Fault) error {
@@ -92,7 +105,11 @@ func (fs *faultSet) add(f Fault) error {
 	}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	fs.faults = append(fs.faults, &activeFault{Fault: f, left: f.Times, rng: rand.New(rand.NewPCG(f.Seed, 0x6d6f636b))})
+	if f.DelayDist != nil {
+		dist := *f.DelayDist // the caller's value may change after InjectFault
+		f.DelayDist = &dist
+	}
+	fs.faults = append(fs.faults, &activeFault{Fault: f, left: f.Times, rng: rand.New(rand.NewPCG(f.Seed, 0x6d6f636b)), delays: newDelaySource(f.Seed)})
 	return nil
 }
 
@@ -102,7 +119,8 @@ func (fs *faultSet) clear() {
 	fs.faults = nil
 }
 
-// pick returns the fault to apply to this request, if any, and consumes one use of it.
+// pick returns the fault to apply to this request, if any, and consumes one use of it; the
+// Fault returned has its Delay drawn when it has a DelayDist.
 func (fs *faultSet) pick(method, reqPath, relPath string) (Fault, bool) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
@@ -122,7 +140,11 @@ func (fs *faultSet) pick(method, reqPath, relPath string) (Fault, bool) {
 				fs.faults = append(fs.faults[:i:i], fs.faults[i+1:]...)
 			}
 		}
-		return f.Fault, true
+		out := f.Fault
+		if f.DelayDist != nil {
+			out.Delay = f.DelayDist.draw(f.delays)
+		}
+		return out, true
 	}
 	return Fault{}, false
 }

@@ -26,6 +26,7 @@ type request struct {
 	params  []string // path parameters in order
 	query   url.Values
 	body    []byte
+	decoded any // body as checkRequest parsed it for the schema; nil without a body
 	idemKey string
 	origin  string // scheme and host the request came to, for URLs the answer hands out
 
@@ -71,20 +72,18 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	began := time.Now()
-	rec := Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Header: redactHeader(r.Header), At: s.clock.Now(), RequestID: requestID}
+	// The header is kept as received, not copied: the recorder redacts the Authorization
+	// header whenever a request is read (recorder.snapshot, recorder.where), and net/http
+	// makes a fresh header for every request, so nothing changes it later.
+	rec := Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Header: r.Header, At: s.clock.Now(), RequestID: requestID}
 	rel := strings.TrimPrefix(r.URL.Path, BasePath)
 	if !strings.HasPrefix(r.URL.Path, BasePath+"/") {
 		s.log.Warn("request outside the base path: the platform answers 404; give the client Server.URL()", "method", r.Method, "path", r.URL.Path, "basePath", BasePath)
 	}
 	fault, faulted := s.faults.pick(r.Method, r.URL.Path, rel)
 	if faulted && fault.Delay > 0 {
-		rec.Fault = "delay"
-		t := time.NewTimer(fault.Delay)
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			t.Stop()
-		}
+		rec.Fault, rec.Delay = "delay", fault.Delay
+		s.faults.wait(r.Context(), fault.Delay)
 	}
 	// Held until the request is recorded, not while the answer is written: see Server.gate.
 	// The deferred release covers a panic, which would otherwise leave Reset waiting forever.
@@ -162,8 +161,9 @@ func writeResponse(w http.ResponseWriter, resp response) {
 		h[k] = v
 	}
 	if len(resp.body) > 0 {
-		h["Content-Type"] = []string{"application/json"}
-		h["Content-Length"] = []string{strconv.Itoa(len(resp.body))}
+		vals := [...]string{"application/json", strconv.Itoa(len(resp.body))}
+		h["Content-Type"] = vals[0:1:1]
+		h["Content-Length"] = vals[1:2:2]
 	}
 	w.WriteHeader(resp.status)
 	if len(resp.body) > 0 {
@@ -230,7 +230,8 @@ func readBody(r *http.Request) ([]byte, *apiError) {
 	if r.ContentLength > MaxBodyBytes {
 		return nil, errorf(http.StatusRequestEntityTooLarge, CodePayloadTooLarge, "body must NOT be larger than %d bytes", MaxBodyBytes)
 	}
-	if ct := r.Header.Get("Content-Type"); ct != "" || r.ContentLength > 0 {
+	// The usual content type is checked without mime.ParseMediaType, which allocates a map.
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" && (ct != "" || r.ContentLength > 0) {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
 			return nil, errorf(http.StatusUnsupportedMediaType, CodeUnsupportedMedia, "content type must be application/json")
@@ -270,7 +271,9 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 		if aerr != nil {
 			resp = errResponse(aerr)
 		} else {
-			resp = response{status: status, header: http.Header{}}
+			// Room for the quota headers every answer gets (quotaHeaders), so the map does
+			// not grow twice on the way.
+			resp = response{status: status, header: make(http.Header, 12)}
 			if v != nil {
 				b, err := json.Marshal(v)
 				if err != nil {
@@ -321,7 +324,16 @@ func (s *Server) checkRequest(rt route, req *request) *apiError {
 	if aerr := checkJSONText(req.body); aerr != nil {
 		return aerr
 	}
-	err := s.contract.ValidateRequest(rt.opID, req.query, req.body)
+	// The body is parsed here once, for the schema; prepare functions that need to know
+	// which members were sent read this tree (request.sent) instead of parsing again.
+	if len(req.body) > 0 {
+		v, err := contract.DecodeJSON(req.body)
+		if err != nil {
+			return validationf("body must be valid JSON")
+		}
+		req.decoded = v
+	}
+	err := s.contract.ValidateDecoded(rt.opID, req.query, req.decoded, len(req.body) > 0)
 	if err == nil {
 		return nil
 	}

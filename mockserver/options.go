@@ -38,6 +38,7 @@ type config struct {
 	// binary; only the throughput benchmark sets it, to measure the server as it runs
 	// outside tests.
 	noResponseChecks bool
+	strictResponses  bool // WithStrictResponses
 
 	wallClockSignatures bool // WithWallClockSignatures
 

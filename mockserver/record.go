@@ -17,10 +17,14 @@ type Request struct {
 	RawQuery   string
 	Header     http.Header
 	Body       []byte
-	StatusCode int    // what was answered; 0 when the connection was dropped
-	Fault      string // "status", "drop-before-commit", "drop-after-commit", "delay" or empty
+	StatusCode int           // what was answered; 0 when the connection was dropped
+	Fault      string        // "status", "drop-before-commit", "drop-after-commit", "delay" or empty
+	Delay      time.Duration // what a fault made the request wait (Fault.Delay, or drawn from Fault.DelayDist)
 	At         time.Time
 	RequestID  string // the X-Request-Id the answer carried (RequestIDHeader)
+	// Seq numbers the recorded requests from 1 in the order they were recorded; it is never
+	// reused, also across Reset, so RequestFilter.Since reads only what came after.
+	Seq int64
 }
 
 const redacted = "[REDACTED]"
@@ -29,6 +33,7 @@ type recorder struct {
 	mu    sync.Mutex
 	limit int
 	reqs  []Request
+	seq   int64 // the last Seq given
 }
 
 func (r *recorder) add(req Request) {
@@ -37,6 +42,8 @@ func (r *recorder) add(req Request) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.seq++
+	req.Seq = r.seq
 	if len(r.reqs) >= r.limit {
 		// Keep the newest half; a long benchmark must not grow memory without bound.
 		keep := r.limit / 2
@@ -48,7 +55,11 @@ func (r *recorder) add(req Request) {
 func (r *recorder) snapshot() []Request {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]Request(nil), r.reqs...)
+	out := append([]Request(nil), r.reqs...)
+	for i := range out {
+		out[i].Header = redactHeader(out[i].Header)
+	}
+	return out
 }
 
 func (r *recorder) reset() {
@@ -57,7 +68,7 @@ func (r *recorder) reset() {
 	r.reqs = nil
 }
 
-// redactHeader copies h without credentials.
+// redactHeader copies h without credentials; every read of the journal goes through it.
 func redactHeader(h http.Header) http.Header {
 	out := h.Clone()
 	if out.Get("Authorization") != "" {

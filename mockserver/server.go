@@ -141,7 +141,7 @@ func newServer(opts []Option) (*Server, error) {
 		return nil, fmt.Errorf("mockserver: %w", err)
 	}
 	s := &Server{
-		checks:   responseChecks{on: testing.Testing() && !cfg.noResponseChecks},
+		checks:   responseChecks{on: (testing.Testing() && !cfg.noResponseChecks) || cfg.strictResponses, enforce: cfg.strictResponses},
 		contract: spec,
 		cfg:      cfg,
 		clock:    cfg.clock,
@@ -153,6 +153,7 @@ func newServer(opts []Option) (*Server, error) {
 		done:     make(chan struct{}),
 		loopDone: make(chan struct{}),
 	}
+	s.checks.drift = driftHook()
 	s.workerRoutes = indexRoutes(append(newWorkerRoutes(), newWorkerPushRoutes(s)...))
 	s.supervisorRoutes = indexRoutes(newSupervisorRoutes(s))
 	s.keys = append([]string{cfg.apiKey}, cfg.extraKeys...)

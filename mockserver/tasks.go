@@ -85,9 +85,7 @@ func prepCreateTask(r *request) (op, *apiError) {
 	if err != nil {
 		return nil, err
 	}
-	var sent struct{ Priority *float64 }
-	_ = json.Unmarshal(r.body, &sent) // the body decoded above; only whether priority was sent
-	hasPriority := sent.Priority != nil
+	hasPriority := r.sent("priority")
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		if rec != nil {
 			return ws.createTemplate(in, hasPriority, rec, now)

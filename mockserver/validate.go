@@ -31,6 +31,17 @@ func decodeBody(body []byte, v any) *apiError {
 	return nil
 }
 
+// sent reports whether the body has a top-level member of that name, not null, from the
+// tree the schema check parsed (checkRequest): no second parse of the body.
+func (r *request) sent(member string) bool {
+	if m, ok := r.decoded.(map[string]any); ok {
+		return m[member] != nil
+	}
+	var all map[string]json.RawMessage
+	_ = json.Unmarshal(r.body, &all) // a request that skipped checkRequest
+	return len(all[member]) > 0 && !isNull(all[member])
+}
+
 // checkID holds an id in a path or query to the Id schema (URL-safe, 1 to 128 characters);
 // path parameters are matched by the router, not by the body validator.
 func checkID(path, s string) *apiError {

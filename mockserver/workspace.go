@@ -240,15 +240,30 @@ func quotaHeaders(ws *workspace, limits Limits, now time.Time, h http.Header) {
 		used[1], used[2], used[3] = ws.openTasks, ws.workers, len(ws.skillRefs)
 	}
 	lims := [...]int{limits.TaskRate, limits.QueuedTasks, limits.Workers, limits.Skills, limits.WorkerSkills}
+	// Every answer carries these ten headers: one backing array for their values instead of
+	// ten one-element slices keeps the garbage per request down.
+	vals := make([]string, 2*len(names))
 	for i, n := range names {
 		lim := lims[i]
 		if lim == 0 {
 			lim = Unlimited
 		}
-		h[n[0]] = []string{strconv.Itoa(lim)}
-		h[n[1]] = []string{strconv.Itoa(max(lim-used[i], 0))}
+		vals[2*i], vals[2*i+1] = formatCount(lim), formatCount(max(lim-used[i], 0))
+		h[n[0]] = vals[2*i : 2*i+1 : 2*i+1]
+		h[n[1]] = vals[2*i+1 : 2*i+2 : 2*i+2]
 	}
 }
+
+// formatCount is strconv.Itoa without an allocation for Unlimited, the value most quota
+// headers carry.
+func formatCount(n int) string {
+	if n == Unlimited {
+		return unlimitedText
+	}
+	return strconv.Itoa(n)
+}
+
+const unlimitedText = "1000000" // strconv.Itoa(Unlimited); TestFormatCount holds them together
 
 // taskRateFull moves the task-rate window on and, when the window is used up, answers 429
 // with the seconds until it ends. It counts nothing: only a create that succeeds is counted

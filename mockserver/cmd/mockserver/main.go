@@ -19,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"strings"
@@ -79,6 +80,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	attempts := fs.Int("delivery-attempts", 0, "webhook attempts per event (0 means 6)")
 	backoff := fs.Duration("delivery-backoff", 0, "first webhook retry wait, doubling (0 means 50ms)")
 	retention := fs.Int("retention", mockserver.DefaultRetention, "newest webhook events, delivery attempts, stats-ledger entries and worker outcomes kept (negative: all)")
+	strict := fs.Bool("strict-responses", true, "check each /v1 answer against api/openapi.json; one that breaks it is sent as 500 internal_error and logged")
+	proxyURL := fs.String("proxy", "", "forward /v1 to this deployment base URL (https://host/v1) and check it against api/openapi.json, instead of mocking")
+	proxyShadow := fs.Bool("proxy-shadow", false, "with -proxy: play each command into a mock of the proxy's own (-rules, -mode, ...) and compare decisions")
+	proxySecret := fs.String("proxy-signing-secret", "", "with -proxy: the deployment's webhook signing secret, to verify what it sends to /_mock/proxy/webhook")
 	logLevel := fs.String("log-level", "info", "log level on standard error: debug, info, warn or error")
 	logFormat := fs.String("log-format", "text", "log format on standard error: text or json")
 	stateFile := fs.String("state", "", "load a saved state (GET /_mock/state) from this file at start; a manual clock is set to its clock")
@@ -86,10 +91,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	logger, err := newLogger(stderr, *logLevel, *logFormat)
+	logBuf := newBufferedLog(stderr, logFlushEvery)
+	defer logBuf.Close() // deferred first, so it runs after srv.Close and its last lines
+	logger, err := newLogger(logBuf, *logLevel, *logFormat)
 	if err != nil {
 		return err
 	}
+	logger = slog.New(flushOnWarn{Handler: logger.Handler(), buf: logBuf})
 
 	matcher := mockserver.MatcherConfig{Rules: mockserver.MatchRules(*rules), Mode: mockserver.MatchMode(*mode), DefaultMaxBacklog: *backlog,
 		OfferTimeout: *offerTimeout, LearningDisabled: *noLearning, LearningRanks: *learningRank, LearningExplorationRate: exploration}
@@ -102,6 +110,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		mockserver.WithDeliveryPolicy(mockserver.DeliveryPolicy{MaxAttempts: *attempts, InitialBackoff: *backoff}),
 		mockserver.WithLogger(logger),
 		mockserver.WithRetention(*retention),
+	}
+	if *strict {
+		opts = append(opts, mockserver.WithStrictResponses())
 	}
 	if *apiKey != "" {
 		opts = append(opts, mockserver.WithAPIKey(*apiKey))
@@ -126,6 +137,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		opts = append(opts, mockserver.WithWallClockSignatures())
 	}
 
+	if *proxyURL != "" {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if bad := proxyFlagsUsed(set); bad != "" {
+			return fmt.Errorf("%s: not used with -proxy", bad)
+		}
+		return runProxy(ctx, proxySettings{upstream: *proxyURL, addr: *addr, adminKey: *apiKey, secret: *proxySecret, shadow: *proxyShadow,
+			shadowOpts: []mockserver.Option{mockserver.WithSeed(*seed), mockserver.WithMatcher(matcher), mockserver.WithRetention(*retention)},
+			hooks:      hooks}, stdout, logger)
+	}
 	srv, err := mockserver.NewUnstarted(opts...)
 	if err != nil {
 		return err
@@ -146,7 +167,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	logger.Info("mock server listening", "url", srv.URL(), "adminUrl", srv.AdminURL(), "webhookUrls", len(hooks), "manualClock", *manual)
+	logBuf.Flush()
 	<-ctx.Done()
 	logger.Info("shutting down: waiting for webhook attempts in flight (a second signal stops at once)")
+	logBuf.Flush() // a second signal ends the process without running the defers
 	return nil
 }

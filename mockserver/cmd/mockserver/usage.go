@@ -15,9 +15,13 @@ bearer token (an -extra-api-key is refused: they act on every workspace); never 
   GET    /_mock/clock           {"now": ms, "manual": bool}
   POST   /_mock/clock/advance   {"ms": n}: manual clock only; runs every expiry and retry due
   POST   /_mock/faults          a fault: {"method","path","status","retryAfterMs","delayMs",
-                                "dropBeforeCommit","dropAfterCommit","times","fraction","seed"}
+                                "dropBeforeCommit","dropAfterCommit","times","fraction","seed",
+                                "delayDistribution": {"type":"uniform","minMs","maxMs"} or
+                                {"type":"lognormal","medianMs","sigma","maxMs"} or
+                                {"type":"fixed","ms"}}
   DELETE /_mock/faults          clear every fault
-  GET    /_mock/events          {"events": [webhook payloads as delivered]}
+  GET    /_mock/events          {"events": [webhook payloads as delivered], "nextSince"};
+                                ?since=SEQ&kind=task.matched&taskId=ID&limit=N&count=true
   GET    /_mock/deliveries      {"deliveries": [{"eventId","kind","url","attempt","at",
                                 "statusCode","error","outcome","reason"}]}: "kind" is the
                                 event's kind (its "event" member); "reason" the refusal's
@@ -25,7 +29,8 @@ bearer token (an -extra-api-key is refused: they act on every workspace); never 
   GET    /_mock/notifications   {"notifications": [{"id","sequenceId","channelId","url","event",
                                 "trigger","taskId","dueAt","at","payload","statusCode","error",
                                 "outcome"}]}: what notification sequences sent
-  GET    /_mock/requests        {"requests": [recorded requests, key redacted]}
+  GET    /_mock/requests        {"requests": [recorded requests, key redacted], "nextSince"};
+                                ?since=SEQ&method=POST&path=/v1/tasks/*&taskId=ID&limit=N&count=true
   GET    /_mock/tasks/{id}/unmatched  why a queued task waits (409 if not queued, 404)
   GET    /_mock/tasks/{id}      {"id","queuedAt","offerExpiresAt","vetoedWorkers","rejectedBy"}:
                                 the mock's own task bookkeeping, in no platform answer (404)
@@ -46,6 +51,11 @@ bearer token (an -extra-api-key is refused: they act on every workspace); never 
                                 POST /v1/supervisor-auth/accept
   GET    /_mock/supervisor-links  {"links": [every link made, "redeemedAt" once used]}
   GET    /_mock/push-registrations  {"registrations": [stored push targets; never sent to]}
+
+With -proxy URL the binary is a contract-checking proxy to that deployment instead: /v1 is
+forwarded with the caller's key; GET /_mock/proxy/report {"differences","decisions"} and
+GET /_mock/proxy/requests take the start line's apiKey; the deployment's webhooks go to
+POST /_mock/proxy/webhook (verified with -proxy-signing-secret, forwarded to -webhook-url).
 
 With -manual-clock a failed webhook attempt waits for its retry until the clock is advanced,
 and every later event to that url waits behind it; the log says so. A receiver whose verifier
