@@ -1,18 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
@@ -27,34 +22,6 @@ func buildBinary(t *testing.T) string {
 	build.Stderr = os.Stderr
 	require.NoError(t, build.Run())
 	return bin
-}
-
-// startBinary runs the binary with args and returns a client of its start line; the process
-// is stopped with SIGTERM when the test ends.
-func startBinary(t *testing.T, bin string, args ...string) client {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	cmd.Stderr = os.Stderr
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		_ = cmd.Wait()
-	})
-	lines := make(chan string, 1)
-	go func() {
-		line, _ := bufio.NewReader(stdout).ReadString('\n')
-		lines <- line
-	}()
-	var start startLine
-	select {
-	case line := <-lines:
-		require.NoError(t, json.Unmarshal([]byte(line), &start), "start line %q", line)
-	case <-time.After(30 * time.Second):
-		t.Fatal("no start line")
-	}
-	return client{t: t, base: strings.TrimSuffix(start.URL, "/v1"), key: start.APIKey}
 }
 
 // raw sends a request and returns the status and the body as is.
@@ -80,7 +47,7 @@ func TestBinaryState(t *testing.T) {
 	}
 	t.Parallel()
 	bin := buildBinary(t)
-	a := startBinary(t, bin, "-manual-clock", "-clock-start", "1763700000000", "-api-key", "sk_test_a")
+	a, _, _ := startBinary(t, bin, nil, "-manual-clock", "-clock-start", "1763700000000", "-api-key", "sk_test_a")
 	st, _ := a.do("POST", "/v1/workers", `{"id":"ana","tags":["en"],"available":true,"maxBacklogSize":1}`)
 	require.Equal(t, 200, st)
 	st, _ = a.do("POST", "/v1/tasks", `{"id":"t1","tags":["en"]}`)
@@ -94,7 +61,7 @@ func TestBinaryState(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "state.json")
 	require.NoError(t, os.WriteFile(file, saved, 0o600))
 
-	b := startBinary(t, bin, "-manual-clock", "-api-key", "sk_test_b", "-state", file)
+	b, _, _ := startBinary(t, bin, nil, "-manual-clock", "-api-key", "sk_test_b", "-state", file)
 	_, clock := b.do("GET", "/_mock/clock", "")
 	assert.Equal(t, float64(1763700005000), clock["now"], "the manual clock is the state's")
 	for _, c := range []client{a, b} {
