@@ -185,6 +185,10 @@ type task struct {
 	// awarded it already.
 	platQueued bool
 	platTaken  bool
+
+	// vetoedAsSent is vetoedWorkers as the task was created with, kept for reads once
+	// RemoveWorker made matching forget a veto (RulesPlatform); nil while vetoed is it.
+	vetoedAsSent []string
 }
 
 const (

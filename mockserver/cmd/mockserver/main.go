@@ -71,6 +71,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	anyTag := fs.Bool("any-tag", false, "deprecated: the every-tag rules relaxed to any one tag (use -rules platform)")
 	backlog := fs.Int("default-backlog", 0, "default maxBacklogSize (0 means 9)")
 	offerTimeout := fs.Duration("offer-timeout", 0, "offer expiry without escalation.respondWithinMs (0 means 60s)")
+	sweep := fs.Duration("maintenance-interval", 0, "platform rules: offers expire on maintenance sweeps this far apart (0 means 5s)")
 	noLearning := fs.Bool("no-learning", false, "turn reward learning off")
 	attempts := fs.Int("delivery-attempts", 0, "webhook attempts per event (0 means 6)")
 	backoff := fs.Duration("delivery-backoff", 0, "first webhook retry wait, doubling (0 means 50ms)")
@@ -87,7 +88,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	matcher := mockserver.MatcherConfig{Rules: mockserver.MatchRules(*rules), Mode: mockserver.MatchMode(*mode), DefaultMaxBacklog: *backlog,
-		OfferTimeout: *offerTimeout, LearningDisabled: *noLearning}
+		OfferTimeout: *offerTimeout, MaintenanceInterval: *sweep, LearningDisabled: *noLearning}
 	//lint:ignore SA1019 the deprecated -any-tag flag keeps working
 	matcher.AnyTagEligibility = *anyTag
 	opts := []mockserver.Option{
