@@ -19,7 +19,9 @@ func GoConfig(o Options) match.Config {
 		CandidateWindow:   o.Batch,
 		DefaultMaxBacklog: o.Backlog,
 		OfferTimeout:      time.Duration(o.OfferMs) * time.Millisecond,
-		Learning:          match.LearningConfig{Disabled: true},
+		// The engine sweeps on a timer; both sides sweep on the same grid of ticks.
+		MaintenanceInterval: time.Duration(o.SweepMs) * time.Millisecond,
+		Learning:            match.LearningConfig{Disabled: true},
 	}
 	switch o.Fairness {
 	case FairnessFirstCome:
@@ -63,6 +65,11 @@ func (p *goPlayer) step(st Step) StepTrace {
 		in := match.WorkerInput{ID: st.ID, Tags: slices.Clone(st.Tags), RoutingWeights: st.Weights, MaxBacklogSize: st.Backlog}
 		if in.Tags == nil {
 			in.Tags = []string{}
+		}
+		if in.RoutingWeights == nil {
+			// The step writes the whole record, as the engine's addUser does: an update
+			// without weights drops them.
+			in.RoutingWeights = map[string]float64{}
 		}
 		if !p.workers[st.ID] {
 			// A new worker is matched at once on the platform; an update keeps a pause.

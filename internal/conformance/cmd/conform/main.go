@@ -86,9 +86,16 @@ func run() int {
 		total.same += t.same
 		total.unstable += t.unstable
 		total.excused += t.excused
+		for i := range t.byPlayer {
+			total.byPlayer[i] += t.byPlayer[i]
+		}
 	}
 	fmt.Printf("total time %s\n", time.Since(start).Round(time.Millisecond))
-	// One closing line in the form CI logs are read for: scenarios identical, scenarios not.
+	for i, p := range conformance.Players {
+		fmt.Printf("conformance %-6s %d/%d identical\n", p.Name+":", total.byPlayer[i], total.played-total.excused)
+	}
+	// One closing line in the form CI logs are read for: scenarios identical (on every
+	// player), scenarios not.
 	fmt.Printf("conformance: %d passed, %d failed\n", total.same, total.played-total.same-total.excused)
 	if total.excused > 0 {
 		fmt.Printf("conformance: %d scenarios not counted: the engine did not repeat its own outcome\n", total.excused)
@@ -99,12 +106,17 @@ func run() int {
 	return 0
 }
 
-// tally counts a family's scenarios: played, identical on both sides, those the engine
-// played differently the second time (with -engine-twice: failures), and diverging ones the
-// engine did not reproduce (without it: excused).
-type tally struct{ played, same, unstable, excused int }
+// tally counts a family's scenarios: played, identical on every player, identical by
+// player (conformance.Players' order), those the engine played differently the second time
+// (with -engine-twice: failures), and diverging ones the engine did not reproduce (without
+// it: excused).
+type tally struct {
+	played, same, unstable, excused int
+	byPlayer                        [2]int
+}
 
-// runFamily plays n scenarios of one family and reports the share that ended identically.
+// runFamily plays n scenarios of one family and reports, for each player, the share that
+// ended identically to the engine.
 func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget time.Duration, shrink shrinkLimits, twice bool, reports int) (tally, error) {
 	start := time.Now()
 	var t tally
@@ -112,7 +124,7 @@ func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget 
 		sc conformance.Scenario
 		d  *conformance.Divergence
 	}
-	var failures []failure
+	failures := make([][]failure, len(conformance.Players))
 	for i := range n {
 		if budget > 0 && time.Since(start) > budget {
 			break
@@ -121,7 +133,7 @@ func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget 
 		if err != nil {
 			return t, err
 		}
-		d, err := conformance.Check(r, sc)
+		divs, err := conformance.CheckAll(r, sc)
 		if err != nil {
 			return t, fmt.Errorf("%s: %w", sc.Name(), err)
 		}
@@ -136,7 +148,8 @@ func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget 
 			}
 		}
 		t.played++
-		if d != nil && !twice {
+		differs := slices.ContainsFunc(divs, func(d *conformance.Divergence) bool { return d != nil })
+		if differs && !twice {
 			// A divergence counts only if the engine itself repeats: its first-come claims
 			// race, and a scenario whose outcome the engine does not reproduce cannot be
 			// held against the reference matcher (it is printed, and -engine-twice fails it).
@@ -150,25 +163,35 @@ func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget 
 				continue
 			}
 		}
-		if d == nil {
+		if !differs {
 			t.same++
-		} else if len(failures) < reports {
-			failures = append(failures, failure{sc, d})
+		}
+		for p, d := range divs {
+			if d == nil {
+				t.byPlayer[p]++
+			} else if len(failures[p]) < reports {
+				failures[p] = append(failures[p], failure{sc, d})
+			}
 		}
 	}
-	pct := 0.0
-	if t.played > 0 {
-		pct = 100 * float64(t.same) / float64(t.played)
+	counted := t.played - t.excused
+	for p, pl := range conformance.Players {
+		pct := 0.0
+		if counted > 0 {
+			pct = 100 * float64(t.byPlayer[p]) / float64(counted)
+		}
+		fmt.Printf("%-22s %-6s %4d/%-4d identical (%5.1f%%)  %s\n", family, pl.Name, t.byPlayer[p], counted, pct, time.Since(start).Round(time.Millisecond))
 	}
-	fmt.Printf("%-22s %4d/%-4d identical (%5.1f%%)  %s\n", family, t.same, t.played, pct, time.Since(start).Round(time.Millisecond))
 	if twice {
 		fmt.Printf("%-22s %4d/%-4d engine plays not reproducible\n", "", t.unstable, t.played)
 	}
 	if t.excused > 0 {
 		fmt.Printf("%-22s %4d/%-4d not counted: the engine did not repeat its own outcome\n", "", t.excused, t.played)
 	}
-	for _, f := range failures {
-		report(r, f.sc, f.d, shrink)
+	for p, fs := range failures {
+		for _, f := range fs {
+			report(r, conformance.Players[p], f.sc, f.d, shrink)
+		}
 	}
 	return t, nil
 }
@@ -179,14 +202,14 @@ type shrinkLimits struct {
 	time  time.Duration
 }
 
-func report(r *conformance.Runner, sc conformance.Scenario, d *conformance.Divergence, shrink shrinkLimits) {
+func report(r *conformance.Runner, p conformance.Player, sc conformance.Scenario, d *conformance.Divergence, shrink shrinkLimits) {
 	small, sd := sc, d
 	if shrink.calls > 0 {
-		if s, dd := conformance.ShrinkDivergence(r, sc, shrink.calls, shrink.time); dd != nil {
+		if s, dd := conformance.ShrinkDivergence(r, sc, p, shrink.calls, shrink.time); dd != nil {
 			small, sd = s, dd
 		}
 	}
-	fmt.Printf("  divergence of %s, shrunk from %d to %d steps:\n", sc.Name(), len(sc.Steps), len(small.Steps))
+	fmt.Printf("  divergence of %s (%s player), shrunk from %d to %d steps:\n", sc.Name(), p.Name, len(sc.Steps), len(small.Steps))
 	for _, line := range strings.Split(strings.TrimRight(small.String(), "\n"), "\n") {
 		fmt.Println("  " + line)
 	}
@@ -210,17 +233,31 @@ func runReplay(r *conformance.Runner, path string, shrink shrinkLimits) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	goTrace := conformance.PlayGo(sc)
+	traces := make([][]conformance.StepTrace, len(conformance.Players))
+	for i, p := range conformance.Players {
+		if traces[i], err = p.Play(sc); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+	}
 	fmt.Print(sc.String())
 	for i := range sc.Steps {
-		fmt.Printf("  step %3d engine: %s\n           go:     %s\n", i+1, at(engine, i), at(goTrace, i))
+		fmt.Printf("  step %3d engine: %s\n", i+1, at(engine, i))
+		for p, pl := range conformance.Players {
+			fmt.Printf("           %-7s %s\n", pl.Name+":", at(traces[p], i))
+		}
 	}
-	if d := conformance.Compare(engine, goTrace); d != nil {
-		report(r, sc, d, shrink)
-		return 1
+	code := 0
+	for p, pl := range conformance.Players {
+		if d := conformance.Compare(engine, traces[p]); d != nil {
+			report(r, pl, sc, d, shrink)
+			code = 1
+		}
 	}
-	fmt.Println("identical")
-	return 0
+	if code == 0 {
+		fmt.Println("identical")
+	}
+	return code
 }
 
 func at(t []conformance.StepTrace, i int) string {
