@@ -146,7 +146,7 @@ func TestSweepInterval(t *testing.T) {
 
 // TestRemovalAsTheEngine: removing a worker releases none of its offers (they expire on the
 // sweep, and nobody can answer them) and makes the tasks vetoing it forget the veto, so the
-// same id registered again is offered them.
+// same id registered again is offered them, until they are queued again.
 func TestRemovalAsTheEngine(t *testing.T) {
 	srv, clk := passServer(t, MatcherConfig{})
 	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w1", "tags": []string{"a"}, "available": true})
@@ -167,6 +167,9 @@ func TestRemovalAsTheEngine(t *testing.T) {
 	got := pairs(srv, 0)
 	require.True(t, slices.Contains(got, "task.expired t2>w1"), "%v", got)
 	require.False(t, slices.ContainsFunc(got, func(s string) bool { return s == "task.released t2>w1" }), "%v", got)
+	// Queued again, t1 is written again with its vetoes (the engine's addAssignment).
+	require.True(t, slices.Contains(got, "task.expired t1>w1"), "%v", got)
+	require.Equal(t, "queued", taskStatus(t, srv, "t1"))
 }
 
 // TestRemovalEveryTagReleases: the every-tag rules keep releasing a removed worker's offers

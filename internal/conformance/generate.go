@@ -98,8 +98,10 @@ func familyProfile(family string) (profile, error) {
 	case "fairness-spread-work":
 		p.fairness, p.weights, p.weightProb = FairnessSpreadWork, "int", 0.5
 	case "reused-ids":
-		p.join, p.leave, p.reuse, p.vetoProb, p.reject = 0.1, 0.1, 0.7, 0.4, 0.15
-		p.weights, p.weightProb = "int", 0.5
+		// Vetoes and rejects name the workers that leave and come back, with few tags so
+		// the vetoed tasks wait for them.
+		p.join, p.leave, p.reuse, p.vetoProb, p.reject = 0.15, 0.15, 0.9, 0.6, 0.15
+		p.workers, p.steps, p.tags, p.workerTags, p.taskTags = [2]int{2, 3}, [2]int{30, 50}, 3, [2]int{1, 1}, [2]int{1, 1}
 	case "dropped-weights":
 		p.weights, p.weightProb, p.update, p.drop = "int", 0.9, 0.15, 0.5
 	case "mass-expiries":

@@ -399,6 +399,7 @@ func (p *propRun) apply(evs []Event) error {
 				return fmt.Errorf("%s: %s by %s from %q", ev.TaskID, ev.Kind, ev.WorkerID, cur)
 			}
 			next = "queued"
+			delete(p.vetoLifted, ev.TaskID) // queued again: its vetoes hold again
 		case EventTaskCompleted:
 			if status != "accepted" || worker != ev.WorkerID {
 				return fmt.Errorf("%s: completed by %s from %q", ev.TaskID, ev.WorkerID, cur)
@@ -430,6 +431,7 @@ func (p *propRun) apply(evs []Event) error {
 				return fmt.Errorf("%s: unparked from %q", ev.TaskID, cur)
 			}
 			next = "queued"
+			delete(p.vetoLifted, ev.TaskID)
 		case EventTaskQueued:
 			// A scheduled task is never queued (so never offered) before its time.
 			if status != "scheduled" || ev.At.Before(p.notBefore[ev.TaskID]) {
