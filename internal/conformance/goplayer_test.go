@@ -64,3 +64,31 @@ func TestPickPair(t *testing.T) {
 		t.Error("a pick among offers of removed workers found one")
 	}
 }
+
+// TestServerPlaysAsGo plays scenarios of every family through the mock server's HTTP API and
+// through the reference matcher without the engine (no Node, no Redis): what the server adds
+// around the matcher (decoding, validation, the clock, the sweep, events) must change no
+// decision. The engine comparison of both is cmd/conform's.
+func TestServerPlaysAsGo(t *testing.T) {
+	for _, fam := range Families {
+		t.Run(fam, func(t *testing.T) {
+			n := 3
+			if fam == "over-512" || fam == "large" {
+				n = 1
+			}
+			for i := range n {
+				sc, err := Generate(fam, 7, i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := PlayServer(sc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := Compare(PlayGo(sc), got); d != nil {
+					t.Errorf("%s: server against go: %s\n%s", sc.Name(), d, sc)
+				}
+			}
+		})
+	}
+}
