@@ -75,7 +75,7 @@ func run() int {
 	if *families != "all" {
 		list = strings.Split(*families, ",")
 	}
-	var total tally
+	total := tally{byPlayer: make([]int, len(conformance.Players))}
 	start := time.Now()
 	for _, fam := range list {
 		t, err := runFamily(r, fam, *seed, *n, *budget, shrinkLimits{*shrinkCalls, *shrinkTime}, *twice, *reports)
@@ -113,14 +113,14 @@ func run() int {
 // it: excused).
 type tally struct {
 	played, same, unstable, excused int
-	byPlayer                        [2]int
+	byPlayer                        []int
 }
 
 // runFamily plays n scenarios of one family and reports, for each player, the share that
 // ended identically to the engine.
 func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget time.Duration, shrink shrinkLimits, twice bool, reports int) (tally, error) {
 	start := time.Now()
-	var t tally
+	t := tally{byPlayer: make([]int, len(conformance.Players))}
 	type failure struct {
 		sc conformance.Scenario
 		d  *conformance.Divergence
