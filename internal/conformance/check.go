@@ -70,6 +70,24 @@ func compareWith(engine []StepTrace, sc Scenario, p Player) (*Divergence, error)
 	return Compare(engine, trace), nil
 }
 
+// CheckTies plays sc through the engine and the reference matcher and reports how they
+// compare when Redis may break ties between workers in hash order (cmd/conform
+// -redis-defaults): the first divergence, and whether it is a tie the Go side's decisions
+// disclose (WithinTies). After a tie broken differently the two states differ, so the steps
+// after it are not compared.
+func CheckTies(r *Runner, sc Scenario) (d *Divergence, tie bool, err error) {
+	engine, err := r.PlayEngine(sc)
+	if err != nil {
+		return nil, false, err
+	}
+	trace, ties := PlayGoTies(sc)
+	d = Compare(engine, trace)
+	if d == nil || d.Step >= len(engine) || d.Step >= len(trace) {
+		return d, false, nil
+	}
+	return d, WithinTies(d.Engine, d.Go, ties[d.Step]), nil
+}
+
 // ShrinkDivergence shrinks a scenario on which the engine and the player differ, with the
 // engine as the oracle: a candidate counts as failing when they still differ on it. A
 // candidate either side cannot play counts as not failing, and so does every candidate once

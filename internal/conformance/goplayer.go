@@ -37,14 +37,29 @@ func GoConfig(o Options) match.Config {
 // PlayGo plays a scenario through the reference matcher and returns its trace, one StepTrace
 // per step.
 func PlayGo(sc Scenario) []StepTrace {
+	trace, _ := PlayGoTies(sc)
+	return trace
+}
+
+// Ties are, for one step, the workers each offered task could have gone to at the same rank:
+// task -> the eligible candidates of its decision whose score equals the chosen worker's
+// (the chosen one included; under first-come every eligible candidate, as claims race).
+// Only the decision's listed candidates count (at most 25).
+type Ties map[string][]string
+
+// PlayGoTies is PlayGo that also returns each step's Ties, read from the decisions'
+// explanations.
+func PlayGoTies(sc Scenario) ([]StepTrace, []Ties) {
 	e := match.New(GoConfig(sc.Options))
 	p := goPlayer{e: e, now: scenarioEpoch, pending: map[string]string{}, accepted: map[string]string{},
 		workers: map[string]bool{}}
 	trace := make([]StepTrace, 0, len(sc.Steps))
+	ties := make([]Ties, 0, len(sc.Steps))
 	for _, st := range sc.Steps {
 		trace = append(trace, p.step(st).Canonical())
+		ties = append(ties, p.ties)
 	}
-	return trace
+	return trace, ties
 }
 
 type goPlayer struct {
@@ -54,6 +69,7 @@ type goPlayer struct {
 	// from the engine's lifecycle hook: task -> worker.
 	pending, accepted map[string]string
 	workers           map[string]bool
+	ties              Ties // the current step's
 }
 
 func (p *goPlayer) step(st Step) StepTrace {
@@ -127,8 +143,24 @@ func (p *goPlayer) step(st Step) StepTrace {
 	return out
 }
 
-// apply records a command's events in the trace and in what the workers hold.
+// apply records a command's events in the trace and in what the workers hold, and its
+// decisions' ties.
 func (p *goPlayer) apply(res match.Result, out *StepTrace) {
+	p.ties = Ties{}
+	for _, id := range res.DecisionIDs {
+		d, ok := p.e.Decision(id)
+		if !ok || len(d.Candidates) == 0 {
+			continue
+		}
+		chosen := d.Candidates[0]
+		for _, c := range d.Candidates {
+			// first-come: whoever claims first wins, whatever its score, and the claim
+			// order follows the order the engine reads its users in.
+			if c.Eligible && (c.Score == chosen.Score || d.Mode == match.ModeFirstCome) {
+				p.ties[d.TaskID] = append(p.ties[d.TaskID], c.WorkerID)
+			}
+		}
+	}
 	for _, ev := range res.Events {
 		pair := ev.TaskID + ">" + ev.WorkerID
 		switch ev.Kind {

@@ -92,3 +92,21 @@ func TestServerPlaysAsGo(t *testing.T) {
 		})
 	}
 }
+
+// TestPlayGoTies: two equal workers tie for a task (both listed), a weighted one does not.
+func TestPlayGoTies(t *testing.T) {
+	sc := Scenario{Family: "demo", Steps: []Step{
+		{Op: OpWorker, ID: "w1", Tags: []string{"a"}},
+		{Op: OpWorker, ID: "w2", Tags: []string{"a"}},
+		{Op: OpWorker, ID: "w3", Weights: map[string]float64{"b": 5}},
+		{Op: OpTask, ID: "t1", Tags: []string{"a"}, Priority: 1},
+		{Op: OpTask, ID: "t2", Tags: []string{"a", "b"}, Priority: 1},
+	}}
+	_, ties := PlayGoTies(sc)
+	if diff := cmp.Diff(Ties{"t1": {"w1", "w2"}}, ties[3]); diff != "" {
+		t.Errorf("step 4 ties (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(Ties{"t2": {"w3"}}, ties[4]); diff != "" {
+		t.Errorf("step 5 ties (-want +got):\n%s", diff)
+	}
+}
