@@ -532,8 +532,11 @@ func (e *Engine) platForget(w *worker) {
 			t.rejected = slices.DeleteFunc(t.rejected, func(id string) bool { return id == w.id })
 		}
 		if slices.Contains(t.vetoed, w.id) {
-			if t.vetoedAsSent == nil {
-				t.vetoedAsSent = slices.Clone(t.vetoed)
+			if _, ok := e.vetoesAsSent[t]; !ok {
+				if e.vetoesAsSent == nil {
+					e.vetoesAsSent = map[*task][]string{}
+				}
+				e.vetoesAsSent[t] = slices.Clone(t.vetoed)
 			}
 			t.vetoed = slices.DeleteFunc(slices.Clone(t.vetoed), func(id string) bool { return id == w.id })
 		}
@@ -541,11 +544,20 @@ func (e *Engine) platForget(w *worker) {
 }
 
 // vetoedShown is vetoedWorkers as the task was created with.
-func (t *task) vetoedShown() []string {
-	if t.vetoedAsSent != nil {
-		return t.vetoedAsSent
+func (e *Engine) vetoedShown(t *task) []string {
+	if v, ok := e.vetoesAsSent[t]; ok {
+		return v
 	}
 	return t.vetoed
+}
+
+// restoreVetoes gives a task queued again the vetoes a removal made it forget: the engine
+// queues it again with addAssignment, which writes them anew.
+func (e *Engine) restoreVetoes(t *task) {
+	if v, ok := e.vetoesAsSent[t]; ok {
+		t.vetoed = v
+		delete(e.vetoesAsSent, t)
+	}
 }
 
 // platPatternTags reports whether a worker without weights has a tag ending in `*`, which

@@ -128,10 +128,8 @@ func (e *Engine) withdraw(t *task) {
 func (e *Engine) requeue(t *task) {
 	t.status = StatusQueued
 	t.workerID = ""
-	if t.vetoedAsSent != nil {
-		// The engine queues a task again with addAssignment, which writes its vetoes
-		// again: a veto a removal made it forget holds from here on (platForget).
-		t.vetoed, t.vetoedAsSent = t.vetoedAsSent, nil
+	if len(e.vetoesAsSent) > 0 {
+		e.restoreVetoes(t) // platForget
 	}
 	e.enqueue(t)
 	e.markTask(t)
