@@ -343,7 +343,10 @@ func (s *WorkersService) Queue(ctx context.Context, workerID string, opts ...Req
 	return out, nil
 }
 
-// Remove deletes a worker.
+// Remove deletes a worker. Against the platform its pending offers are not released (no
+// task.released): they expire on their own, and tasks that vetoed it or that it rejected
+// forget it, so a worker registered again under the same id can be offered them
+// (docs/contract.md, "How the platform matches").
 //
 // API: workers.remove, DELETE /workers/{id}
 func (s *WorkersService) Remove(ctx context.Context, workerID string, opts ...RequestOption) error {

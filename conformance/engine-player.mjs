@@ -12,8 +12,15 @@
 //
 // Time: the engine reads the wall clock through Date.now() only (no clock option exists in
 // 1.16.1), so this process replaces Date.now with a clock the scenario moves. Expiries run
-// only in the maintenance sweep (runMaintenanceOnce), which a scenario's "advance" step calls
-// at its new time; the engine's own timers (startMaintenance and friends) are never started.
+// only in the maintenance sweep (runMaintenanceOnce), which the platform runs on a timer
+// (startMaintenance, every 5,000 ms by default): an "advance" step runs it at every tick of
+// that period (whole multiples of sweepMs of Unix time) the clock passes, each sweep that
+// expired something followed by one match pass, as the platform re-matches after it. The
+// engine's own timers are never started.
+//
+// Passes: one after every command the platform receives (a step whose pick finds nothing
+// sends none, and a refused command matches nothing), and one after every sweep that expired
+// offers; moving the clock alone runs none.
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { createClient } from 'redis';
@@ -95,9 +102,11 @@ async function playScenario(sc) {
     if (live.length === 0) return null;
     return live[n % live.length];
   };
+  const sweepMs = sc.options?.sweepMs ?? 5000;
   const trace = [];
   for (const s of sc.steps) {
     step = { did: '', offers: [], expired: [], released: [], err: false };
+    let pass = true; // a command reached the engine
     try {
       switch (s.op) {
         case 'worker': {
@@ -120,6 +129,7 @@ async function playScenario(sc) {
           const p = pick(pending, s.pick ?? 0);
           if (!p) {
             step.did = `${s.op} none`;
+            pass = false;
             break;
           }
           step.did = `${s.op} ${pair(...p)}`;
@@ -131,6 +141,7 @@ async function playScenario(sc) {
           const p = pick(accepted, s.pick ?? 0);
           if (!p) {
             step.did = 'complete none';
+            pass = false;
             break;
           }
           step.did = `complete ${pair(...p)}`;
@@ -144,6 +155,7 @@ async function playScenario(sc) {
           // skipped on both sides: the suite compares decisions, not command validation.
           if (!workers.has(s.id)) {
             step.did = `${s.op} none`;
+            pass = false;
             break;
           }
           if (s.op === 'pause') await m.pauseUser(s.id);
@@ -153,18 +165,28 @@ async function playScenario(sc) {
             workers.delete(s.id);
           }
           break;
-        case 'advance':
-          clock += s.ms;
-          await m.runMaintenanceOnce();
+        case 'advance': {
+          const end = clock + s.ms;
+          for (let tick = (Math.floor(clock / sweepMs) + 1) * sweepMs; tick <= end; tick += sweepMs) {
+            clock = tick;
+            const swept = await m.runMaintenanceOnce();
+            if (swept.expiredMatches > 0) await m.matchUsersAssignments();
+          }
+          clock = end;
+          pass = false;
           break;
+        }
         default:
           throw new Error(`unknown op ${s.op}`);
       }
     } catch (err) {
       step.err = true;
+      pass = false;
     }
-    // A match pass after every command, as the platform runs one per change.
-    await m.matchUsersAssignments();
+    // A match pass after every command, as the platform runs one per change. With nothing
+    // queued a pass offers nothing and changes nothing, and it reads every user: skipping it
+    // keeps registering hundreds of workers linear.
+    if (pass && (await client.zCard(m.assignmentsKey)) > 0) await m.matchUsersAssignments();
     step.offers.sort();
     step.expired.sort();
     trace.push(step);

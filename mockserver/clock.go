@@ -36,7 +36,9 @@ const maxSteps = 1_000_000
 // ManualClock is a Clock that moves only when told to. Advance and Set visit every deadline
 // on the way (offer expiries, webhook retries) in time order and do the work due at each one
 // before they return, so tests never sleep: after clk.Advance(d) every expiry, rematch and
-// delivery attempt due in that span has happened.
+// delivery attempt due in that span has happened. Under the platform rules offers expire on
+// the maintenance sweeps (MatcherConfig.MaintenanceInterval, every 5 s by default), so an
+// offer due at T has expired once the clock reaches the first sweep at or after T.
 //
 // A ManualClock is safe for concurrent use and may drive several servers. Do not call Advance
 // or Set from a webhook receiver of a server it drives: Advance waits for the deliveries in

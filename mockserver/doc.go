@@ -39,7 +39,10 @@
 // The server reads one Clock. With a *ManualClock (NewManualClock, WithClock) nothing
 // time-dependent happens until the test calls Advance or Set, and those return only after
 // every offer expiry, rematch and webhook retry due on the way has happened, in time order.
-// Tests never sleep. With the real clock, expiries and retries run on timers.
+// Tests never sleep. With the real clock, expiries and retries run on timers. Under the
+// platform rules offers expire on the maintenance sweep (MatcherConfig.MaintenanceInterval,
+// every 5 s on whole multiples of Unix time), each sweep that expired something followed by
+// one match pass; a command runs the sweeps it finds due first, a read (GET) runs nothing.
 //
 // Webhooks are signed at the server clock's time. A receiver checking them with
 // webhook.Verify compares that time with the wall clock (5 minutes of tolerance), so when a

@@ -210,7 +210,9 @@ func (s *Server) handle(r *http.Request) (response, []byte) {
 		return resp, body
 	}
 	resp := s.exec(ws, req, run)
-	s.sendDueNotices(ws)
+	if !req.read() {
+		s.sendDueNotices(ws)
+	}
 	return resp, body
 }
 
@@ -254,16 +256,22 @@ func readBody(r *http.Request) ([]byte, *apiError) {
 	return b, nil
 }
 
-// exec runs an operation under the workspace lock: due expiries first, then the idempotency
-// check, the operation, the stored answer, the quota snapshot and the events, in that order.
+// exec runs an operation under the workspace lock: for a command, the maintenance due by
+// the server's clock first (offer expiries, recurring occurrences, run timeouts), then the
+// idempotency check, the operation, the stored answer, the quota snapshot and the events, in
+// that order. A read (GET, HEAD) runs no maintenance and no match pass: it never changes
+// state, and what is due is done by the clock's own visit (a ManualClock's Advance, or the
+// real-clock timer) or by the next command.
 func (s *Server) exec(ws *workspace, req *request, run op) response {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	now := s.clock.Now()
 	logged := ws.cmds.begin(ws, req, now)
-	ws.publish(ws.engine.Advance(now))
-	ws.fireRecurring(now)
-	ws.timeOutRuns(now) // a step past its timeout fails before a late callback can end it
+	if !req.read() {
+		ws.publish(ws.engine.Advance(now))
+		ws.fireRecurring(now)
+		ws.timeOutRuns(now) // a step past its timeout fails before a late callback can end it
+	}
 
 	resp, replayed := s.replay(ws, req, now)
 	if !replayed {
@@ -297,6 +305,12 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 		s.nudge()
 	}
 	return resp
+}
+
+// read reports whether the request only reads (GET, HEAD): it runs no maintenance, no
+// match pass and sends nothing.
+func (req *request) read() bool {
+	return req.method == http.MethodGet || req.method == http.MethodHead
 }
 
 func (s *Server) replay(ws *workspace, req *request, now time.Time) (response, bool) {

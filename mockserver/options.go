@@ -100,6 +100,12 @@ type MatcherConfig struct {
 	// OfferTimeout is how long an offer waits for accept or reject when the task has no
 	// escalation.respondWithinMs; 0 means 60s.
 	OfferTimeout time.Duration
+	// MaintenanceInterval is, under the platform rules, the period of the engine's
+	// maintenance sweep: offers expire on sweeps at whole multiples of it (Unix time), all
+	// those due by a sweep together, followed by one match pass (docs/contract.md, "How the
+	// platform matches"). 0 means DefaultMaintenanceInterval; the every-tag rules ignore it
+	// and expire each offer at its deadline.
+	MaintenanceInterval time.Duration
 	// BalancedLoadPenalty is the score cost per pending offer in "balanced" mode; 0 means 1.
 	BalancedLoadPenalty float64
 	// LearningDisabled turns reward learning off; LearningShadowMode records it without
@@ -116,6 +122,12 @@ type MatcherConfig struct {
 	LearningRanks           bool
 	LearningExplorationRate *float64
 }
+
+// DefaultMaintenanceInterval is the maintenance sweep period of the platform rules when
+// MatcherConfig.MaintenanceInterval is 0: the default of the platform engine's
+// startMaintenance tick (assignment-user-matcher 1.16.1), since the platform documents no
+// sweep period of its own.
+const DefaultMaintenanceInterval = 5 * time.Second
 
 // Limits are the workspace plan limits. Zero fields are not enforced and are reported in the
 // quota headers as Unlimited.

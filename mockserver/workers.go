@@ -278,7 +278,8 @@ func prepWorkerQueue(r *request) (op, *apiError) {
 	}, nil
 }
 
-// prepRemoveWorker is DELETE /workers/{id}; its pending offers go back to the queue.
+// prepRemoveWorker is DELETE /workers/{id}: under the every-tag rules its pending offers go
+// back to the queue; under the platform rules they stay until they expire (match.RemoveWorker).
 func prepRemoveWorker(r *request) (op, *apiError) {
 	id := r.params[0]
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -78,6 +79,7 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 		Mode:                match.Mode(cfg.matcher.Mode),
 		DefaultMaxBacklog:   cfg.matcher.DefaultMaxBacklog,
 		OfferTimeout:        cfg.matcher.OfferTimeout,
+		MaintenanceInterval: cmp.Or(cfg.matcher.MaintenanceInterval, DefaultMaintenanceInterval),
 		BalancedLoadPenalty: cfg.matcher.BalancedLoadPenalty,
 		Learning: match.LearningConfig{
 			Disabled:        cfg.matcher.LearningDisabled,

@@ -38,7 +38,7 @@ type ReleaseReason string
 // Release reasons.
 const (
 	ReleaseBacklog       ReleaseReason = "releaseBacklog" // the worker was paused with its backlog released
-	ReleaseWorkerRemoved ReleaseReason = "workerRemoved"  // the worker was removed
+	ReleaseWorkerRemoved ReleaseReason = "workerRemoved"  // the worker was removed (the mock's every-tag rules; the platform keeps the offer until it expires)
 	ReleaseReassigned    ReleaseReason = "reassigned"     // the task was assigned to another worker
 )
 

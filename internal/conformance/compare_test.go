@@ -50,3 +50,23 @@ func TestStepTraceString(t *testing.T) {
 		t.Errorf("empty String = %q", got)
 	}
 }
+
+func TestWithinTies(t *testing.T) {
+	ties := Ties{"t1": {"w1", "w2"}}
+	for _, tc := range []struct {
+		name         string
+		engine, goSt StepTrace
+		want         bool
+	}{
+		{"the engine took a tied worker", StepTrace{Offers: []string{"t1>w2"}}, StepTrace{Offers: []string{"t1>w1"}}, true},
+		{"a worker outside the tie", StepTrace{Offers: []string{"t1>w3"}}, StepTrace{Offers: []string{"t1>w1"}}, false},
+		{"another task offered", StepTrace{Offers: []string{"t2>w1"}}, StepTrace{Offers: []string{"t1>w1"}}, false},
+		{"one offer more", StepTrace{Offers: []string{"t1>w2", "t2>w1"}}, StepTrace{Offers: []string{"t1>w1"}}, false},
+		{"expiries differ", StepTrace{Expired: []string{"t1>w1"}}, StepTrace{}, false},
+		{"the pick differs", StepTrace{Did: "accept t1>w2"}, StepTrace{Did: "accept t1>w1"}, false},
+	} {
+		if got := WithinTies(tc.engine, tc.goSt, ties); got != tc.want {
+			t.Errorf("%s: WithinTies = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

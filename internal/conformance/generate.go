@@ -37,6 +37,10 @@ type profile struct {
 	leave      float64
 	update     float64 // an existing worker's tags or weights change
 	fairness   string
+	reuse      float64 // share of joins that register a removed worker's id again
+	drop       float64 // share of updates that send no weights (the engine then drops them)
+	tick       float64 // a small clock move between requests
+	tickMs     [2]int64
 }
 
 // base is the mix every family starts from: a small tags-only workspace with a little of
@@ -52,6 +56,8 @@ var Families = []string{
 	"tags-only", "int-weights", "real-weights", "patterns", "thresholds", "deep-queue",
 	"vetoes", "rejects", "expiries", "churn", "priorities", "large",
 	"fairness-first-come", "fairness-best-match", "fairness-balanced", "fairness-spread-work",
+	"reused-ids", "dropped-weights", "mass-expiries", "late-priority", "balanced-many",
+	"spread-many", "over-512", "clock-moves",
 }
 
 func familyProfile(family string) (profile, error) {
@@ -91,6 +97,35 @@ func familyProfile(family string) (profile, error) {
 		p.fairness, p.weights, p.weightProb = FairnessBalanced, "int", 0.5
 	case "fairness-spread-work":
 		p.fairness, p.weights, p.weightProb = FairnessSpreadWork, "int", 0.5
+	case "reused-ids":
+		// Vetoes and rejects name the workers that leave and come back, with few tags so
+		// the vetoed tasks wait for them.
+		p.join, p.leave, p.reuse, p.vetoProb, p.reject = 0.15, 0.15, 0.9, 0.6, 0.15
+		p.workers, p.steps, p.tags, p.workerTags, p.taskTags = [2]int{2, 3}, [2]int{30, 50}, 3, [2]int{1, 1}, [2]int{1, 1}
+	case "dropped-weights":
+		p.weights, p.weightProb, p.update, p.drop = "int", 0.9, 0.15, 0.5
+	case "mass-expiries":
+		p.preQueue, p.workers, p.steps = 120, [2]int{3, 6}, [2]int{20, 40}
+		p.backlog, p.backlogP = [2]int{20, 60}, 1
+		p.advance, p.advanceMs, p.accept = 0.2, [2]int64{60_000, 70_000}, 0.05
+	case "late-priority":
+		p.preQueue, p.workers, p.steps, p.priorities = 100, [2]int{1, 3}, [2]int{20, 40}, "late"
+		p.backlog, p.backlogP = [2]int{40, 60}, 1
+	case "balanced-many":
+		p.fairness, p.weights, p.weightProb = FairnessBalanced, "int", 0.5
+		p.workers, p.steps, p.tags = [2]int{10, 30}, [2]int{30, 60}, 8
+	case "spread-many":
+		p.fairness, p.weights, p.weightProb = FairnessSpreadWork, "int", 0.5
+		p.workers, p.steps, p.tags = [2]int{10, 30}, [2]int{30, 60}, 8
+	case "over-512":
+		// Beyond Redis's default listpack limit (512 fields): the pinned Redis keeps the
+		// registration order, which is what the identical comparison needs. Workers come
+		// first (a pass with nothing queued is skipped) and the steps are few, as every pass
+		// reads every worker.
+		p.workers, p.steps, p.tags = [2]int{513, 530}, [2]int{3, 6}, 12
+		p.workerTags = [2]int{1, 4}
+	case "clock-moves":
+		p.tick, p.tickMs, p.accept = 0.3, [2]int64{1, 1_500}, 0.15
 	default:
 		return profile{}, fmt.Errorf("conformance: unknown family %q (known: %v)", family, Families)
 	}
@@ -116,6 +151,7 @@ type gen struct {
 	p       profile
 	rng     *rand.Rand
 	workers []string // present
+	removed []string // removed, not registered again
 	paused  map[string]bool
 	nextW   int
 	nextT   int
@@ -151,7 +187,10 @@ func (g *gen) next() Step {
 		{g.p.advance, func() (Step, bool) {
 			return Step{Op: OpAdvance, Ms: g.p.advanceMs[0] + g.rng.Int64N(g.p.advanceMs[1]-g.p.advanceMs[0]+1)}, true
 		}},
-		{g.p.join, func() (Step, bool) { return g.newWorker(), true }},
+		{g.p.tick, func() (Step, bool) {
+			return Step{Op: OpAdvance, Ms: g.p.tickMs[0] + g.rng.Int64N(g.p.tickMs[1]-g.p.tickMs[0]+1)}, true
+		}},
+		{g.p.join, func() (Step, bool) { return g.join(), true }},
 		{g.p.pause, g.pauseOrResume},
 		{g.p.leave, g.leave},
 		{g.p.update, g.update},
@@ -243,7 +282,26 @@ func (g *gen) update() (Step, bool) {
 	}
 	st := Step{Op: OpWorker, ID: g.workers[g.rng.IntN(len(g.workers))]}
 	g.workerBody(&st)
+	if g.p.drop > 0 && g.rng.Float64() < g.p.drop {
+		st.Weights = nil
+		if len(st.Tags) == 0 {
+			st.Tags = g.tagSet(g.p.workerTags)
+		}
+	}
 	return st, true
+}
+
+// join registers a new worker, or (with the profile's reuse share) a removed one's id again.
+func (g *gen) join() Step {
+	if len(g.removed) > 0 && g.rng.Float64() < g.p.reuse {
+		i := g.rng.IntN(len(g.removed))
+		st := Step{Op: OpWorker, ID: g.removed[i]}
+		g.removed = slices.Delete(g.removed, i, i+1)
+		g.workerBody(&st)
+		g.workers = append(g.workers, st.ID)
+		return st
+	}
+	return g.newWorker()
 }
 
 func (g *gen) pauseOrResume() (Step, bool) {
@@ -266,6 +324,7 @@ func (g *gen) leave() (Step, bool) {
 	i := g.rng.IntN(len(g.workers))
 	id := g.workers[i]
 	g.workers = slices.Delete(g.workers, i, i+1)
+	g.removed = append(g.removed, id)
 	delete(g.paused, id)
 	return Step{Op: OpRemove, ID: id}, true
 }
@@ -301,6 +360,12 @@ func (g *gen) task() Step {
 		st.Priority = float64(g.rng.IntN(5) - 2)
 	case "real":
 		st.Priority = math.Round(g.rng.Float64()*3000) / 1000
+	case "late":
+		// Queued before any worker: priority 1; later, now and then an urgent one.
+		st.Priority = 1
+		if len(g.workers) > 0 && g.rng.Float64() < 0.3 {
+			st.Priority = float64(5 + g.rng.IntN(5))
+		}
 	default:
 		st.Priority = float64(g.rng.IntN(4))
 	}

@@ -81,6 +81,45 @@ func TestFamiliesStressWhatTheyName(t *testing.T) {
 		"fairness-best-match":  func(s Scenario) bool { return s.Options.Fairness == FairnessBestMatch },
 		"fairness-balanced":    func(s Scenario) bool { return s.Options.Fairness == FairnessBalanced },
 		"fairness-spread-work": func(s Scenario) bool { return s.Options.Fairness == FairnessSpreadWork },
+		"reused-ids": func(s Scenario) bool {
+			removed := map[string]bool{}
+			for _, st := range s.Steps {
+				switch {
+				case st.Op == OpRemove:
+					removed[st.ID] = true
+				case st.Op == OpWorker && removed[st.ID]:
+					return true
+				}
+			}
+			return false
+		},
+		"dropped-weights": func(s Scenario) bool {
+			weighted := map[string]bool{}
+			for _, st := range s.Steps {
+				if st.Op != OpWorker {
+					continue
+				}
+				if weighted[st.ID] && st.Weights == nil {
+					return true
+				}
+				weighted[st.ID] = st.Weights != nil
+			}
+			return false
+		},
+		"mass-expiries": func(s Scenario) bool {
+			first := slices.IndexFunc(s.Steps, func(st Step) bool { return st.Op == OpWorker })
+			return first >= 100 && hasStep(s, func(st Step) bool { return st.Op == OpAdvance && st.Ms >= 60_000 })
+		},
+		"late-priority": func(s Scenario) bool {
+			first := slices.IndexFunc(s.Steps, func(st Step) bool { return st.Op == OpWorker })
+			return first >= 100 && slices.ContainsFunc(s.Steps[first:], func(st Step) bool { return st.Op == OpTask && st.Priority >= 5 })
+		},
+		"balanced-many": func(s Scenario) bool { return s.Options.Fairness == FairnessBalanced && count(s, OpWorker) >= 10 },
+		"spread-many":   func(s Scenario) bool { return s.Options.Fairness == FairnessSpreadWork && count(s, OpWorker) >= 10 },
+		"over-512":      func(s Scenario) bool { return count(s, OpWorker) > 512 },
+		"clock-moves": func(s Scenario) bool {
+			return hasStep(s, func(st Step) bool { return st.Op == OpAdvance && st.Ms <= 1_500 })
+		},
 	}
 	for _, fam := range Families {
 		check, ok := has[fam]

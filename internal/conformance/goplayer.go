@@ -19,7 +19,9 @@ func GoConfig(o Options) match.Config {
 		CandidateWindow:   o.Batch,
 		DefaultMaxBacklog: o.Backlog,
 		OfferTimeout:      time.Duration(o.OfferMs) * time.Millisecond,
-		Learning:          match.LearningConfig{Disabled: true},
+		// The engine sweeps on a timer; both sides sweep on the same grid of ticks.
+		MaintenanceInterval: time.Duration(o.SweepMs) * time.Millisecond,
+		Learning:            match.LearningConfig{Disabled: true},
 	}
 	switch o.Fairness {
 	case FairnessFirstCome:
@@ -35,14 +37,29 @@ func GoConfig(o Options) match.Config {
 // PlayGo plays a scenario through the reference matcher and returns its trace, one StepTrace
 // per step.
 func PlayGo(sc Scenario) []StepTrace {
+	trace, _ := PlayGoTies(sc)
+	return trace
+}
+
+// Ties are, for one step, the workers each offered task could have gone to at the same rank:
+// task -> the eligible candidates of its decision whose score equals the chosen worker's
+// (the chosen one included; under first-come every eligible candidate, as claims race).
+// Only the decision's listed candidates count (at most 25).
+type Ties map[string][]string
+
+// PlayGoTies is PlayGo that also returns each step's Ties, read from the decisions'
+// explanations.
+func PlayGoTies(sc Scenario) ([]StepTrace, []Ties) {
 	e := match.New(GoConfig(sc.Options))
 	p := goPlayer{e: e, now: scenarioEpoch, pending: map[string]string{}, accepted: map[string]string{},
 		workers: map[string]bool{}}
 	trace := make([]StepTrace, 0, len(sc.Steps))
+	ties := make([]Ties, 0, len(sc.Steps))
 	for _, st := range sc.Steps {
 		trace = append(trace, p.step(st).Canonical())
+		ties = append(ties, p.ties)
 	}
-	return trace
+	return trace, ties
 }
 
 type goPlayer struct {
@@ -52,6 +69,7 @@ type goPlayer struct {
 	// from the engine's lifecycle hook: task -> worker.
 	pending, accepted map[string]string
 	workers           map[string]bool
+	ties              Ties // the current step's
 }
 
 func (p *goPlayer) step(st Step) StepTrace {
@@ -63,6 +81,11 @@ func (p *goPlayer) step(st Step) StepTrace {
 		in := match.WorkerInput{ID: st.ID, Tags: slices.Clone(st.Tags), RoutingWeights: st.Weights, MaxBacklogSize: st.Backlog}
 		if in.Tags == nil {
 			in.Tags = []string{}
+		}
+		if in.RoutingWeights == nil {
+			// The step writes the whole record, as the engine's addUser does: an update
+			// without weights drops them.
+			in.RoutingWeights = map[string]float64{}
 		}
 		if !p.workers[st.ID] {
 			// A new worker is matched at once on the platform; an update keeps a pause.
@@ -120,8 +143,24 @@ func (p *goPlayer) step(st Step) StepTrace {
 	return out
 }
 
-// apply records a command's events in the trace and in what the workers hold.
+// apply records a command's events in the trace and in what the workers hold, and its
+// decisions' ties.
 func (p *goPlayer) apply(res match.Result, out *StepTrace) {
+	p.ties = Ties{}
+	for _, id := range res.DecisionIDs {
+		d, ok := p.e.Decision(id)
+		if !ok || len(d.Candidates) == 0 {
+			continue
+		}
+		chosen := d.Candidates[0]
+		for _, c := range d.Candidates {
+			// first-come: whoever claims first wins, whatever its score, and the claim
+			// order follows the order the engine reads its users in.
+			if c.Eligible && (c.Score == chosen.Score || d.Mode == match.ModeFirstCome) {
+				p.ties[d.TaskID] = append(p.ties[d.TaskID], c.WorkerID)
+			}
+		}
+	}
 	for _, ev := range res.Events {
 		pair := ev.TaskID + ">" + ev.WorkerID
 		switch ev.Kind {

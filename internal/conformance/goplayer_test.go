@@ -64,3 +64,49 @@ func TestPickPair(t *testing.T) {
 		t.Error("a pick among offers of removed workers found one")
 	}
 }
+
+// TestServerPlaysAsGo plays scenarios of every family through the mock server's HTTP API and
+// through the reference matcher without the engine (no Node, no Redis): what the server adds
+// around the matcher (decoding, validation, the clock, the sweep, events) must change no
+// decision. The engine comparison of both is cmd/conform's.
+func TestServerPlaysAsGo(t *testing.T) {
+	for _, fam := range Families {
+		t.Run(fam, func(t *testing.T) {
+			n := 3
+			if fam == "over-512" || fam == "large" {
+				n = 1
+			}
+			for i := range n {
+				sc, err := Generate(fam, 7, i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := PlayServer(sc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := Compare(PlayGo(sc), got); d != nil {
+					t.Errorf("%s: server against go: %s\n%s", sc.Name(), d, sc)
+				}
+			}
+		})
+	}
+}
+
+// TestPlayGoTies: two equal workers tie for a task (both listed), a weighted one does not.
+func TestPlayGoTies(t *testing.T) {
+	sc := Scenario{Family: "demo", Steps: []Step{
+		{Op: OpWorker, ID: "w1", Tags: []string{"a"}},
+		{Op: OpWorker, ID: "w2", Tags: []string{"a"}},
+		{Op: OpWorker, ID: "w3", Weights: map[string]float64{"b": 5}},
+		{Op: OpTask, ID: "t1", Tags: []string{"a"}, Priority: 1},
+		{Op: OpTask, ID: "t2", Tags: []string{"a", "b"}, Priority: 1},
+	}}
+	_, ties := PlayGoTies(sc)
+	if diff := cmp.Diff(Ties{"t1": {"w1", "w2"}}, ties[3]); diff != "" {
+		t.Errorf("step 4 ties (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(Ties{"t2": {"w3"}}, ties[4]); diff != "" {
+		t.Errorf("step 5 ties (-want +got):\n%s", diff)
+	}
+}

@@ -30,8 +30,9 @@ type Runner struct {
 // nothing is persisted, and the users hash stays a listpack (up to a million fields of any
 // size). The engine walks its users with HSCAN, and a listpack hash scans in insertion order,
 // which is also the order workers registered; once a hash outgrows the listpack limits
-// (128 fields or a 64-byte value by default) Redis turns it into a hash table whose scan
-// order depends on hashing, and ties between workers would no longer be reproducible.
+// (hash-max-listpack-entries 512 fields and hash-max-listpack-value 64 bytes by default on
+// Redis 7.0, as measured on 7.0.15) Redis turns it into a hash table whose scan order
+// depends on hashing, and ties between workers would no longer be reproducible.
 //
 // The price is that every hash the engine keeps (its queued, pending and owner hashes too)
 // is a listpack, whose reads and writes cost O(fields): fine for scenarios, wrong for timing.
@@ -39,8 +40,8 @@ type Runner struct {
 var RedisArgs = append(slices.Clone(TimingRedisArgs),
 	"--hash-max-listpack-entries", "1000000", "--hash-max-listpack-value", "1000000")
 
-// TimingRedisArgs are the settings for timing the engine: nothing persisted, hashes as Redis
-// ships them.
+// TimingRedisArgs are the settings for timing the engine, and for the run on Redis's defaults
+// (cmd/conform -redis-defaults): nothing persisted, hashes as Redis ships them.
 var TimingRedisArgs = []string{"--save", "", "--appendonly", "no"}
 
 // Start launches redis-server (from PATH) with redisArgs (RedisArgs or TimingRedisArgs) on a

@@ -48,6 +48,15 @@ type Options struct {
 	Batch int `json:"batch,omitempty"`
 	// DefaultMatching turns on the engine's `default` tag (enableDefaultMatching).
 	DefaultMatching bool `json:"defaultMatching,omitempty"`
+	// SweepMs is the period of the engine's maintenance sweep, which expires offers
+	// (startMaintenance's intervalMs); 0 means 5,000, the engine's default and the mock
+	// server's.
+	SweepMs int64 `json:"sweepMs,omitempty"`
+	// Learning turns the engine's learning on (enableLearning) with exploration drawn from
+	// LearningSeed. No family sets it yet: the players refuse nothing, the engine player
+	// ignores it, and it is where learning scenarios plug in.
+	Learning     bool   `json:"learning,omitempty"`
+	LearningSeed uint64 `json:"learningSeed,omitempty"`
 }
 
 // Normalized fills the defaults in, so both players and the printed scenario agree on them.
@@ -64,6 +73,9 @@ func (o Options) Normalized() Options {
 	if o.Batch <= 0 {
 		o.Batch = 50
 	}
+	if o.SweepMs <= 0 {
+		o.SweepMs = 5_000
+	}
 	return o
 }
 
@@ -77,10 +89,12 @@ const (
 	OpPause    = "pause"    // the worker stops receiving offers and keeps what it holds
 	OpResume   = "resume"   // the worker receives offers again
 	OpRemove   = "remove"   // the worker leaves
-	OpAdvance  = "advance"  // time moves Ms forward; the engine's maintenance sweep runs
+	OpAdvance  = "advance"  // time moves Ms forward; the maintenance sweeps on the way run
 )
 
-// Step is one command. After every step both players run a match pass.
+// Step is one command. After every command that reaches the engine (a pick that finds
+// nothing sends none, and a refused one matches nothing) every player runs one match pass;
+// an advance runs one after each maintenance sweep that expired offers.
 type Step struct {
 	Op string `json:"op"`
 	// ID names the worker (worker, pause, resume, remove) or the task (task).

@@ -103,5 +103,38 @@ func Compare(engine, goTrace []StepTrace) *Divergence {
 	return nil
 }
 
+// WithinTies reports whether the engine's step can be the Go side's with ties broken
+// otherwise: the same command outcome, expiries and releases, the same tasks offered, and
+// each offer the sides gave to different workers went, on the engine, to a worker the Go
+// side's decision ranked equal to its own choice.
+func WithinTies(engine, goStep StepTrace, ties Ties) bool {
+	e, g := engine.Canonical(), goStep.Canonical()
+	if e.Did != g.Did || e.Err != g.Err || !slices.Equal(e.Expired, g.Expired) || !slices.Equal(e.Released, g.Released) {
+		return false
+	}
+	split := func(offers []string) map[string]string {
+		m := make(map[string]string, len(offers))
+		for _, o := range offers {
+			task, worker, _ := strings.Cut(o, ">")
+			m[task] = worker
+		}
+		return m
+	}
+	eo, gofs := split(e.Offers), split(g.Offers)
+	if len(eo) != len(gofs) {
+		return false
+	}
+	for task, w := range eo {
+		gw, ok := gofs[task]
+		if !ok {
+			return false
+		}
+		if w != gw && !slices.Contains(ties[task], w) {
+			return false
+		}
+	}
+	return true
+}
+
 // errUnknownOp refuses a step whose Op is none of the Op* constants.
 var errUnknownOp = errors.New("conformance: unknown step op")

@@ -63,6 +63,11 @@ type Engine struct {
 
 	plat platState // RulesPlatform (platform_pass.go)
 
+	// vetoesAsSent: by task, vetoedWorkers as created, for the tasks whose vetoes a
+	// RemoveWorker made matching forget until they are queued again (platForget). Kept off
+	// the task so that a task stays as small for the collector to scan.
+	vetoesAsSent map[*task][]string
+
 	// fullScan turns off the ordered best-match walk; tests compare the two.
 	fullScan bool
 

@@ -21,7 +21,7 @@ func (p *propRun) oraclePlatformWhy(w WorkerDetail, t Task, afterOffer bool) str
 		return "on break"
 	case afterOffer && w.QueueDepth > limit, !afterOffer && w.QueueDepth >= limit:
 		return fmt.Sprintf("cap %d depth %d", limit, w.QueueDepth)
-	case slices.Contains(t.VetoedWorkers, w.ID):
+	case slices.Contains(t.VetoedWorkers, w.ID) && !p.vetoLifted[t.ID][w.ID]:
 		return "vetoed"
 	case slices.Contains(t.RejectedBy, w.ID):
 		return "rejected"

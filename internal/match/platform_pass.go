@@ -503,13 +503,40 @@ func (e *Engine) platOffer(t *task, w *worker, res *Result) {
 	e.offer(t, w, e.cfg.Mode, res)
 }
 
-// fireDuePlatform is the engine's maintenance pass at target: every offer whose deadline
-// has passed expires at target, in deadline order then task id, and the task clocks due
-// fire in time order; nothing is matched in between, so the command's one pass re-matches
-// all of them together (two expired offers can swap workers).
+// fireDuePlatform is the engine's maintenance sweep up to target. Without a maintenance
+// interval it sweeps once, at target: every offer whose deadline has passed expires at
+// target, in deadline order then task id, and the task clocks due fire in time order;
+// nothing is matched in between, so the command's one pass re-matches all of them together
+// (two expired offers can swap workers). With an interval it sweeps at each tick (a whole
+// multiple of the interval) up to target at which an offer is due, and at each task clock:
+// the offers due by the tick expire together, the clocks due fire, and one pass follows, as
+// the engine's periodic sweep and the platform's pass after it do.
 func (e *Engine) fireDuePlatform(res *Result, target int64, loc *time.Location) {
+	if e.cfg.MaintenanceInterval > 0 {
+		for {
+			at, ok := e.NextDeadline()
+			if !ok || at.UnixNano() > target {
+				return
+			}
+			tick := at.UnixNano()
+			e.fireClocksPlatform(res, tick, loc)
+			e.setClock(tick, time.Unix(0, tick).In(loc))
+			e.expireDue(res, tick)
+			e.settle(res)
+		}
+	}
+	e.fireClocksPlatform(res, target, loc)
+	if len(e.deadlines.h) > 0 && e.deadlines.h[0].deadline <= target {
+		e.setClock(target, time.Unix(0, target).In(loc))
+		e.expireDue(res, target)
+	}
+}
+
+// expireDue expires every pending offer whose deadline is at or before at, in deadline
+// order then task id (the engine reads its expiry index by score, then member).
+func (e *Engine) expireDue(res *Result, at int64) {
 	var due []*task
-	for len(e.deadlines.h) > 0 && e.deadlines.h[0].deadline <= target {
+	for len(e.deadlines.h) > 0 && e.deadlines.h[0].deadline <= at {
 		t := e.deadlines.h[0].t
 		e.deadlines.remove(t)
 		due = append(due, t)
@@ -520,30 +547,75 @@ func (e *Engine) fireDuePlatform(res *Result, target int64, loc *time.Location) 
 		}
 		return strings.Compare(a.id, b.id)
 	})
-	for len(e.clocks.h) > 0 && e.clocks.h[0].cl.at <= target {
-		t := e.clocks.h[0]
-		e.setClock(t.cl.at, time.Unix(0, t.cl.at).In(loc))
-		e.fireClock(t, res)
-	}
-	if len(due) > 0 {
-		e.setClock(target, time.Unix(0, target).In(loc))
-		for _, t := range due {
-			if t.status == StatusPending && t.w != nil {
-				e.expire(t, res)
-			}
+	for _, t := range due {
+		if t.status == StatusPending && t.w != nil {
+			e.expire(t, res)
 		}
 	}
 }
 
-// platForget is RemoveWorker under RulesPlatform, as the engine's removeUser: the worker's
-// pending offers are not released (they stay with it until they expire, and nobody can
-// answer them) and the tasks it rejected forget it, so a worker registered again under the
-// same id may be offered them again.
+// fireClocksPlatform fires the task clocks due by at, in time order.
+func (e *Engine) fireClocksPlatform(res *Result, at int64, loc *time.Location) {
+	for len(e.clocks.h) > 0 && e.clocks.h[0].cl.at <= at {
+		t := e.clocks.h[0]
+		e.setClock(t.cl.at, time.Unix(0, t.cl.at).In(loc))
+		e.fireClock(t, res)
+	}
+}
+
+// sweepTick is the first maintenance tick at or after the deadline at (Unix ns).
+func (e *Engine) sweepTick(at int64) int64 {
+	iv := int64(e.cfg.MaintenanceInterval)
+	if r := at % iv; r != 0 {
+		if at > 0 {
+			at += iv - r
+		} else {
+			at -= r
+		}
+	}
+	return at
+}
+
+// platForget is RemoveWorker under RulesPlatform, as the engine's removeUser, which deletes
+// the worker's sets of rejected and vetoing tasks: the worker's pending offers are not
+// released (they stay with it until they expire, and nobody can answer them), and the tasks
+// it rejected or that veto it forget it, so a worker registered again under the same id may
+// be offered them. A task keeps showing its vetoedWorkers as created, and its vetoes hold
+// again once it is queued again (requeue: the engine's addAssignment writes them anew).
 func (e *Engine) platForget(w *worker) {
 	for _, t := range e.taskList {
-		if i := slices.Index(t.rejected, w.id); i >= 0 && !t.status.Terminal() {
+		if t.status.Terminal() {
+			continue
+		}
+		if slices.Contains(t.rejected, w.id) {
 			t.rejected = slices.DeleteFunc(t.rejected, func(id string) bool { return id == w.id })
 		}
+		if slices.Contains(t.vetoed, w.id) {
+			if _, ok := e.vetoesAsSent[t]; !ok {
+				if e.vetoesAsSent == nil {
+					e.vetoesAsSent = map[*task][]string{}
+				}
+				e.vetoesAsSent[t] = slices.Clone(t.vetoed)
+			}
+			t.vetoed = slices.DeleteFunc(slices.Clone(t.vetoed), func(id string) bool { return id == w.id })
+		}
+	}
+}
+
+// vetoedShown is vetoedWorkers as the task was created with.
+func (e *Engine) vetoedShown(t *task) []string {
+	if v, ok := e.vetoesAsSent[t]; ok {
+		return v
+	}
+	return t.vetoed
+}
+
+// restoreVetoes gives a task queued again the vetoes a removal made it forget: the engine
+// queues it again with addAssignment, which writes them anew.
+func (e *Engine) restoreVetoes(t *task) {
+	if v, ok := e.vetoesAsSent[t]; ok {
+		t.vetoed = v
+		delete(e.vetoesAsSent, t)
 	}
 }
 

@@ -61,6 +61,9 @@ type propRun struct {
 	events    strings.Builder // every event alone
 	// afterCommand, when set, checks the engine after every command that succeeded.
 	afterCommand func() error
+	// vetoLifted: by task id, the workers a RemoveWorker made it forget its veto of
+	// (RulesPlatform: the engine deletes a removed user's set of vetoing tasks).
+	vetoLifted map[string]map[string]bool
 }
 
 func newPropRun(cfg Config, seed uint64) *propRun {
@@ -238,6 +241,9 @@ func (p *propRun) command() (string, Result, error) {
 	case r < createWeight+15:
 		id := p.workerID()
 		res, err := e.RemoveWorker(now, id)
+		if err == nil && p.cfg.Rules == RulesPlatform {
+			p.liftVetoes(id)
+		}
 		return "remove " + id, res, err
 	case r < createWeight+18:
 		id := p.taskID()
@@ -393,6 +399,7 @@ func (p *propRun) apply(evs []Event) error {
 				return fmt.Errorf("%s: %s by %s from %q", ev.TaskID, ev.Kind, ev.WorkerID, cur)
 			}
 			next = "queued"
+			delete(p.vetoLifted, ev.TaskID) // queued again: its vetoes hold again
 		case EventTaskCompleted:
 			if status != "accepted" || worker != ev.WorkerID {
 				return fmt.Errorf("%s: completed by %s from %q", ev.TaskID, ev.WorkerID, cur)
@@ -424,6 +431,7 @@ func (p *propRun) apply(evs []Event) error {
 				return fmt.Errorf("%s: unparked from %q", ev.TaskID, cur)
 			}
 			next = "queued"
+			delete(p.vetoLifted, ev.TaskID)
 		case EventTaskQueued:
 			// A scheduled task is never queued (so never offered) before its time.
 			if status != "scheduled" || ev.At.Before(p.notBefore[ev.TaskID]) {
@@ -558,4 +566,21 @@ func knownError(err error) bool {
 		}
 	}
 	return false
+}
+
+// liftVetoes records that the live tasks vetoing a removed worker no longer exclude it.
+func (p *propRun) liftVetoes(workerID string) {
+	for _, id := range p.live {
+		t, err := p.e.Task(id)
+		if err != nil || !slices.Contains(t.VetoedWorkers, workerID) {
+			continue
+		}
+		if p.vetoLifted == nil {
+			p.vetoLifted = map[string]map[string]bool{}
+		}
+		if p.vetoLifted[id] == nil {
+			p.vetoLifted[id] = map[string]bool{}
+		}
+		p.vetoLifted[id][workerID] = true
+	}
 }

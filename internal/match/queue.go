@@ -128,6 +128,9 @@ func (e *Engine) withdraw(t *task) {
 func (e *Engine) requeue(t *task) {
 	t.status = StatusQueued
 	t.workerID = ""
+	if len(e.vetoesAsSent) > 0 {
+		e.restoreVetoes(t) // platForget
+	}
 	e.enqueue(t)
 	e.markTask(t)
 }

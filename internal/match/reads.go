@@ -25,7 +25,7 @@ func (e *Engine) taskView(t *task) Task {
 		WorkerID:        t.workerID,
 		CreatedAt:       t.createdAt,
 		QueuedAt:        t.createdAt,
-		VetoedWorkers:   slices.Clone(t.vetoed),
+		VetoedWorkers:   slices.Clone(e.vetoedShown(t)),
 		RejectedBy:      slices.Clone(t.rejected),
 		SkillThresholds: maps.Clone(t.thrIn),
 		Result:          t.result,

@@ -274,9 +274,14 @@ func (e *Engine) Complete(now time.Time, taskID, workerID string, result any) (R
 }
 
 // Advance moves the engine's clock to now, firing every offer expiry due by then in
-// deadline order, each followed by matching at its own time.
+// deadline order, each followed by matching at its own time. Under RulesPlatform with a
+// Config.MaintenanceInterval, moving the clock is no command: only the maintenance ticks
+// that expired offers run a pass (fireDuePlatform), and Advance adds none of its own.
 func (e *Engine) Advance(now time.Time) Result {
 	res := e.begin(&Result{}, now)
+	if e.platform() && e.cfg.MaintenanceInterval > 0 {
+		return *res
+	}
 	return e.finish(res)
 }
 
@@ -284,8 +289,14 @@ func (e *Engine) Advance(now time.Time) Result {
 // Advance.
 func (e *Engine) NextDeadline() (time.Time, bool) {
 	at, ok := e.nextClockDeadline()
-	if len(e.deadlines.h) > 0 && (!ok || e.deadlines.h[0].deadline < at) {
-		at, ok = e.deadlines.h[0].deadline, true
+	if len(e.deadlines.h) > 0 {
+		offer := e.deadlines.h[0].deadline
+		if e.platform() && e.cfg.MaintenanceInterval > 0 {
+			offer = e.sweepTick(offer) // an offer expires on the sweep after its deadline
+		}
+		if !ok || offer < at {
+			at, ok = offer, true
+		}
 	}
 	if !ok {
 		return time.Time{}, false

@@ -73,6 +73,13 @@ type Config struct {
 	// OfferTimeout is how long an offer waits for accept or reject before it expires,
 	// for tasks without escalation.respondWithinMs; 0 (or less) means 60 s.
 	OfferTimeout time.Duration
+	// MaintenanceInterval is, under RulesPlatform, the period of the engine's maintenance
+	// sweep (its startMaintenance tick): offers expire on the sweeps, at whole multiples of
+	// the interval of Unix time, every offer due by a sweep together, and each sweep that
+	// expired something is followed by one match pass. 0 (or less) sweeps at the time of each
+	// command and each Advance instead, with no pass of its own: the command's one pass (or
+	// Advance's) re-matches what expired. RulesEveryTag ignores it.
+	MaintenanceInterval time.Duration
 	// BalancedLoadPenalty is subtracted from the score per pending offer in ModeBalanced;
 	// 0 (or less) means 1.
 	BalancedLoadPenalty float64

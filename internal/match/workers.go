@@ -360,9 +360,10 @@ func (e *Engine) EndBreak(now time.Time, id string) (Result, error) {
 	return e.finish(res), nil
 }
 
-// RemoveWorker deletes a worker (DELETE /workers/{id}). Its pending offers are requeued
-// (task.released); tasks it accepted stay accepted and it can still complete them. Its
-// learning statistics are dropped.
+// RemoveWorker deletes a worker (DELETE /workers/{id}). Under RulesEveryTag its pending
+// offers are requeued (task.released); under RulesPlatform they are not (platForget: they
+// stay until they expire, and the tasks vetoing or rejected by it forget it). Tasks it
+// accepted stay accepted and it can still complete them. Its learning statistics are dropped.
 func (e *Engine) RemoveWorker(now time.Time, id string) (Result, error) {
 	res := e.begin(&Result{}, now)
 	w, err := e.lookupWorker(id)

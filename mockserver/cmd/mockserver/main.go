@@ -74,6 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	anyTag := fs.Bool("any-tag", false, "deprecated: the every-tag rules relaxed to any one tag (the default platform rules already match through any tag)")
 	backlog := fs.Int("default-backlog", 0, "default maxBacklogSize (0 means 9)")
 	offerTimeout := fs.Duration("offer-timeout", 0, "offer expiry without escalation.respondWithinMs (0 means 60s)")
+	sweep := fs.Duration("maintenance-interval", 0, "platform rules: offers expire on maintenance sweeps this far apart (0 means 5s)")
 	noLearning := fs.Bool("no-learning", false, "turn reward learning off")
 	learningRank := fs.Bool("learning-rank", false, "platform rules: rank by the engine's learned model, as the platform does with learning on")
 	exploration := fs.Float64("exploration-rate", 0.05, "with -learning-rank: the chance of a random boost per candidate, drawn from -seed (0: never)")
@@ -100,7 +101,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	logger = slog.New(flushOnWarn{Handler: logger.Handler(), buf: logBuf})
 
 	matcher := mockserver.MatcherConfig{Rules: mockserver.MatchRules(*rules), Mode: mockserver.MatchMode(*mode), DefaultMaxBacklog: *backlog,
-		OfferTimeout: *offerTimeout, LearningDisabled: *noLearning, LearningRanks: *learningRank, LearningExplorationRate: exploration}
+		OfferTimeout: *offerTimeout, MaintenanceInterval: *sweep, LearningDisabled: *noLearning, LearningRanks: *learningRank,
+		LearningExplorationRate: exploration}
 	//lint:ignore SA1019 the deprecated -any-tag flag keeps working
 	matcher.AnyTagEligibility = *anyTag
 	opts := []mockserver.Option{

@@ -95,16 +95,24 @@ func TestBinary(t *testing.T) {
 	require.Equal(t, 200, st)
 	st, _ = c.do("POST", "/v1/tasks", `{"id":"t1","tags":["x"],"escalation":{"respondWithinMs":1000}}`)
 	require.Equal(t, 202, st)
+	kinds := func() []string {
+		_, evs := c.do("GET", "/_mock/events", "")
+		var out []string
+		for _, e := range evs["events"].([]any) {
+			out = append(out, e.(map[string]any)["event"].(string))
+		}
+		return out
+	}
+	// The offer is due after 1 s but expires on the next maintenance sweep (every 5 s by
+	// default, on whole multiples of 5 s: the clock starts on one).
 	st, clock := c.do("POST", "/_mock/clock/advance", `{"ms":1000}`)
 	require.Equal(t, 200, st)
 	assert.Equal(t, float64(1763700001000), clock["now"])
-
-	_, evs := c.do("GET", "/_mock/events", "")
-	var kinds []string
-	for _, e := range evs["events"].([]any) {
-		kinds = append(kinds, e.(map[string]any)["event"].(string))
-	}
-	assert.Empty(t, cmp.Diff([]string{"task.matched", "task.expired", "task.matched"}, kinds), "expiry on the advanced clock")
+	assert.Empty(t, cmp.Diff([]string{"task.matched"}, kinds()), "due, not swept yet")
+	st, clock = c.do("POST", "/_mock/clock/advance", `{"ms":4000}`)
+	require.Equal(t, 200, st)
+	assert.Equal(t, float64(1763700005000), clock["now"])
+	assert.Empty(t, cmp.Diff([]string{"task.matched", "task.expired", "task.matched"}, kinds()), "expiry on the sweep")
 
 	st, _ = c.do("POST", "/_mock/faults", `{"method":"GET","path":"/v1/workers","status":503,"retryAfterMs":2000,"times":1}`)
 	require.Equal(t, 201, st)

@@ -47,13 +47,14 @@ func run() int {
 	benchWorkers := flag.Int("bench-workers", 10_000, "workers for -bench-engine")
 	benchTasks := flag.Int("bench-tasks", 100_000, "queued tasks for -bench-engine (beyond the workers' filled backlogs)")
 	benchProbes := flag.Int("bench-probes", 5, "timed passes per case for -bench-engine")
+	redisDefaults := flag.Bool("redis-defaults", false, "run Redis with its default listpack limits, as the platform may (ties between workers then follow hash order), and accept a first divergence that is a tie the Go side's decisions disclose")
 	benchFairness := flag.String("bench-fairness", conformance.PlatformFairness, "engine fairness for -bench-engine")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	redisArgs := conformance.RedisArgs
-	if *benchEngine {
+	if *benchEngine || *redisDefaults {
 		redisArgs = conformance.TimingRedisArgs
 	}
 	r, err := conformance.Start(ctx, *engineDir, redisArgs)
@@ -74,7 +75,10 @@ func run() int {
 	if *families != "all" {
 		list = strings.Split(*families, ",")
 	}
-	var total tally
+	if *redisDefaults {
+		return runTies(r, list, *seed, *n, *budget)
+	}
+	total := tally{byPlayer: make([]int, len(conformance.Players))}
 	start := time.Now()
 	for _, fam := range list {
 		t, err := runFamily(r, fam, *seed, *n, *budget, shrinkLimits{*shrinkCalls, *shrinkTime}, *twice, *reports)
@@ -86,9 +90,16 @@ func run() int {
 		total.same += t.same
 		total.unstable += t.unstable
 		total.excused += t.excused
+		for i := range t.byPlayer {
+			total.byPlayer[i] += t.byPlayer[i]
+		}
 	}
 	fmt.Printf("total time %s\n", time.Since(start).Round(time.Millisecond))
-	// One closing line in the form CI logs are read for: scenarios identical, scenarios not.
+	for i, p := range conformance.Players {
+		fmt.Printf("conformance %-6s %d/%d identical\n", p.Name+":", total.byPlayer[i], total.played-total.excused)
+	}
+	// One closing line in the form CI logs are read for: scenarios identical (on every
+	// player), scenarios not.
 	fmt.Printf("conformance: %d passed, %d failed\n", total.same, total.played-total.same-total.excused)
 	if total.excused > 0 {
 		fmt.Printf("conformance: %d scenarios not counted: the engine did not repeat its own outcome\n", total.excused)
@@ -99,20 +110,25 @@ func run() int {
 	return 0
 }
 
-// tally counts a family's scenarios: played, identical on both sides, those the engine
-// played differently the second time (with -engine-twice: failures), and diverging ones the
-// engine did not reproduce (without it: excused).
-type tally struct{ played, same, unstable, excused int }
+// tally counts a family's scenarios: played, identical on every player, identical by
+// player (conformance.Players' order), those the engine played differently the second time
+// (with -engine-twice: failures), and diverging ones the engine did not reproduce (without
+// it: excused).
+type tally struct {
+	played, same, unstable, excused int
+	byPlayer                        []int
+}
 
-// runFamily plays n scenarios of one family and reports the share that ended identically.
+// runFamily plays n scenarios of one family and reports, for each player, the share that
+// ended identically to the engine.
 func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget time.Duration, shrink shrinkLimits, twice bool, reports int) (tally, error) {
 	start := time.Now()
-	var t tally
+	t := tally{byPlayer: make([]int, len(conformance.Players))}
 	type failure struct {
 		sc conformance.Scenario
 		d  *conformance.Divergence
 	}
-	var failures []failure
+	failures := make([][]failure, len(conformance.Players))
 	for i := range n {
 		if budget > 0 && time.Since(start) > budget {
 			break
@@ -121,7 +137,7 @@ func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget 
 		if err != nil {
 			return t, err
 		}
-		d, err := conformance.Check(r, sc)
+		divs, err := conformance.CheckAll(r, sc)
 		if err != nil {
 			return t, fmt.Errorf("%s: %w", sc.Name(), err)
 		}
@@ -136,7 +152,8 @@ func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget 
 			}
 		}
 		t.played++
-		if d != nil && !twice {
+		differs := slices.ContainsFunc(divs, func(d *conformance.Divergence) bool { return d != nil })
+		if differs && !twice {
 			// A divergence counts only if the engine itself repeats: its first-come claims
 			// race, and a scenario whose outcome the engine does not reproduce cannot be
 			// held against the reference matcher (it is printed, and -engine-twice fails it).
@@ -150,27 +167,80 @@ func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget 
 				continue
 			}
 		}
-		if d == nil {
+		if !differs {
 			t.same++
-		} else if len(failures) < reports {
-			failures = append(failures, failure{sc, d})
+		}
+		for p, d := range divs {
+			if d == nil {
+				t.byPlayer[p]++
+			} else if len(failures[p]) < reports {
+				failures[p] = append(failures[p], failure{sc, d})
+			}
 		}
 	}
-	pct := 0.0
-	if t.played > 0 {
-		pct = 100 * float64(t.same) / float64(t.played)
+	counted := t.played - t.excused
+	for p, pl := range conformance.Players {
+		pct := 0.0
+		if counted > 0 {
+			pct = 100 * float64(t.byPlayer[p]) / float64(counted)
+		}
+		fmt.Printf("%-22s %-6s %4d/%-4d identical (%5.1f%%)  %s\n", family, pl.Name, t.byPlayer[p], counted, pct, time.Since(start).Round(time.Millisecond))
 	}
-	fmt.Printf("%-22s %4d/%-4d identical (%5.1f%%)  %s\n", family, t.same, t.played, pct, time.Since(start).Round(time.Millisecond))
 	if twice {
 		fmt.Printf("%-22s %4d/%-4d engine plays not reproducible\n", "", t.unstable, t.played)
 	}
 	if t.excused > 0 {
 		fmt.Printf("%-22s %4d/%-4d not counted: the engine did not repeat its own outcome\n", "", t.excused, t.played)
 	}
-	for _, f := range failures {
-		report(r, f.sc, f.d, shrink)
+	for p, fs := range failures {
+		for _, f := range fs {
+			report(r, conformance.Players[p], f.sc, f.d, shrink)
+		}
 	}
 	return t, nil
+}
+
+// runTies plays the families on Redis's defaults against the go player: a scenario passes
+// when it is identical, or when its first divergence is a tie the Go side's decisions
+// disclose (conformance.CheckTies; the steps after it are not compared). The server player
+// decides as the go player (TestServerPlaysAsGo), so it is not played again here.
+func runTies(r *conformance.Runner, families []string, seed uint64, n int, budget time.Duration) int {
+	var played, same, ties int
+	for _, fam := range families {
+		start := time.Now()
+		var p, s, t int
+		for i := range n {
+			if budget > 0 && time.Since(start) > budget {
+				break
+			}
+			sc, err := conformance.Generate(fam, seed, i)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 2
+			}
+			d, tie, err := conformance.CheckTies(r, sc)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "%s: %v\n", sc.Name(), err)
+				return 2
+			}
+			p++
+			switch {
+			case d == nil:
+				s++
+			case tie:
+				t++
+			default:
+				fmt.Printf("  %s (Redis defaults): %s\n  replay: %s\n", sc.Name(), d, sc.JSON())
+			}
+		}
+		fmt.Printf("%-22s %4d/%-4d identical, %4d a disclosed tie first, %4d other  %s\n", fam, s, p, t, p-s-t, time.Since(start).Round(time.Millisecond))
+		played, same, ties = played+p, same+s, ties+t
+	}
+	fmt.Printf("conformance (Redis defaults): %d passed (%d identical, %d within ties), %d failed\n", same+ties, same, ties, played-same-ties)
+	if played == 0 || same+ties < played {
+		return 1
+	}
+	return 0
 }
 
 // shrinkLimits bound the shrinker per failing family: engine plays and time.
@@ -179,14 +249,14 @@ type shrinkLimits struct {
 	time  time.Duration
 }
 
-func report(r *conformance.Runner, sc conformance.Scenario, d *conformance.Divergence, shrink shrinkLimits) {
+func report(r *conformance.Runner, p conformance.Player, sc conformance.Scenario, d *conformance.Divergence, shrink shrinkLimits) {
 	small, sd := sc, d
 	if shrink.calls > 0 {
-		if s, dd := conformance.ShrinkDivergence(r, sc, shrink.calls, shrink.time); dd != nil {
+		if s, dd := conformance.ShrinkDivergence(r, sc, p, shrink.calls, shrink.time); dd != nil {
 			small, sd = s, dd
 		}
 	}
-	fmt.Printf("  divergence of %s, shrunk from %d to %d steps:\n", sc.Name(), len(sc.Steps), len(small.Steps))
+	fmt.Printf("  divergence of %s (%s player), shrunk from %d to %d steps:\n", sc.Name(), p.Name, len(sc.Steps), len(small.Steps))
 	for _, line := range strings.Split(strings.TrimRight(small.String(), "\n"), "\n") {
 		fmt.Println("  " + line)
 	}
@@ -210,17 +280,31 @@ func runReplay(r *conformance.Runner, path string, shrink shrinkLimits) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	goTrace := conformance.PlayGo(sc)
+	traces := make([][]conformance.StepTrace, len(conformance.Players))
+	for i, p := range conformance.Players {
+		if traces[i], err = p.Play(sc); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+	}
 	fmt.Print(sc.String())
 	for i := range sc.Steps {
-		fmt.Printf("  step %3d engine: %s\n           go:     %s\n", i+1, at(engine, i), at(goTrace, i))
+		fmt.Printf("  step %3d engine: %s\n", i+1, at(engine, i))
+		for p, pl := range conformance.Players {
+			fmt.Printf("           %-7s %s\n", pl.Name+":", at(traces[p], i))
+		}
 	}
-	if d := conformance.Compare(engine, goTrace); d != nil {
-		report(r, sc, d, shrink)
-		return 1
+	code := 0
+	for p, pl := range conformance.Players {
+		if d := conformance.Compare(engine, traces[p]); d != nil {
+			report(r, pl, sc, d, shrink)
+			code = 1
+		}
 	}
-	fmt.Println("identical")
-	return 0
+	if code == 0 {
+		fmt.Println("identical")
+	}
+	return code
 }
 
 func at(t []conformance.StepTrace, i int) string {
