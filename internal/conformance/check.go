@@ -11,13 +11,16 @@ type Player struct {
 	// server's HTTP API).
 	Name string
 	Play func(Scenario) ([]StepTrace, error)
+	// PlayTies is Play that also returns each step's Ties as the side discloses them.
+	PlayTies func(Scenario) ([]StepTrace, []Ties, error)
 }
 
 // Players are the sides every scenario is compared on: the reference matcher the mock server
 // is built around, and the mock server as a user's test reaches it.
 var Players = []Player{
-	{Name: "go", Play: func(sc Scenario) ([]StepTrace, error) { return PlayGo(sc), nil }},
-	{Name: "server", Play: PlayServer},
+	{Name: "go", Play: func(sc Scenario) ([]StepTrace, error) { return PlayGo(sc), nil },
+		PlayTies: func(sc Scenario) ([]StepTrace, []Ties, error) { tr, ties := PlayGoTies(sc); return tr, ties, nil }},
+	{Name: "server", Play: PlayServer, PlayTies: PlayServerTies},
 }
 
 // PlayerNamed returns the player of that name.
@@ -70,22 +73,52 @@ func compareWith(engine []StepTrace, sc Scenario, p Player) (*Divergence, error)
 	return Compare(engine, trace), nil
 }
 
-// CheckTies plays sc through the engine and the reference matcher and reports how they
-// compare when Redis may break ties between workers in hash order (cmd/conform
-// -redis-defaults): the first divergence, and whether it is a tie the Go side's decisions
-// disclose (WithinTies). After a tie broken differently the two states differ, so the steps
-// after it are not compared.
+// TieCheck is how one player compares with the engine when Redis may break ties between
+// workers in hash order (cmd/conform -redis-defaults): the first divergence (nil: identical),
+// and whether it is a tie the player's decisions disclosed (WithinTies). After a tie broken
+// otherwise the two states differ, so the steps after it are not compared.
+type TieCheck struct {
+	D   *Divergence
+	Tie bool
+}
+
+// CheckTies plays sc through the engine and the reference matcher and compares them within
+// the ties the reference matcher disclosed (TieCheck).
 func CheckTies(r *Runner, sc Scenario) (d *Divergence, tie bool, err error) {
 	engine, err := r.PlayEngine(sc)
 	if err != nil {
 		return nil, false, err
 	}
-	trace, ties := PlayGoTies(sc)
-	d = Compare(engine, trace)
-	if d == nil || d.Step >= len(engine) || d.Step >= len(trace) {
-		return d, false, nil
+	c, err := compareTies(engine, sc, Players[0])
+	return c.D, c.Tie, err
+}
+
+// CheckTiesAll plays sc through the engine once and returns, for each of Players in order,
+// how it compares within the ties that player disclosed.
+func CheckTiesAll(r *Runner, sc Scenario) ([]TieCheck, error) {
+	engine, err := r.PlayEngine(sc)
+	if err != nil {
+		return nil, err
 	}
-	return d, WithinTies(d.Engine, d.Go, ties[d.Step]), nil
+	out := make([]TieCheck, len(Players))
+	for i, p := range Players {
+		if out[i], err = compareTies(engine, sc, p); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func compareTies(engine []StepTrace, sc Scenario, p Player) (TieCheck, error) {
+	trace, ties, err := p.PlayTies(sc)
+	if err != nil {
+		return TieCheck{}, fmt.Errorf("%s player: %w", p.Name, err)
+	}
+	d := Compare(engine, trace)
+	if d == nil || d.Step >= len(engine) || d.Step >= len(trace) {
+		return TieCheck{D: d}, nil
+	}
+	return TieCheck{D: d, Tie: WithinTies(d.Engine, d.Go, ties[d.Step])}, nil
 }
 
 // ShrinkDivergence shrinks a scenario on which the engine and the player differ, with the

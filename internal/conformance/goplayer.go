@@ -41,14 +41,14 @@ func PlayGo(sc Scenario) []StepTrace {
 	return trace
 }
 
-// Ties are, for one step, the workers each offered task could have gone to at the same rank:
-// task -> the eligible candidates of its decision whose score equals the chosen worker's
-// (the chosen one included; under first-come every eligible candidate, as claims race).
-// Only the decision's listed candidates count (at most 25).
+// Ties are, for one step, the ties the player's decisions disclosed: task -> the workers that
+// ranked equal for it in the pass that offered it, the chosen one included
+// (match.Decision.Ties, mockserver.Server.Ties). A task offered on a strict choice has no
+// entry.
 type Ties map[string][]string
 
-// PlayGoTies is PlayGo that also returns each step's Ties, read from the decisions'
-// explanations.
+// PlayGoTies is PlayGo that also returns each step's Ties, as the reference matcher's
+// decisions disclose them (match.Engine.DecisionTies).
 func PlayGoTies(sc Scenario) ([]StepTrace, []Ties) {
 	e := match.New(GoConfig(sc.Options))
 	p := goPlayer{e: e, now: scenarioEpoch, pending: map[string]string{}, accepted: map[string]string{},
@@ -147,26 +147,17 @@ func (p *goPlayer) step(st Step) StepTrace {
 // decisions' ties.
 func (p *goPlayer) apply(res match.Result, out *StepTrace) {
 	p.ties = Ties{}
-	for _, id := range res.DecisionIDs {
-		d, ok := p.e.Decision(id)
-		if !ok || len(d.Candidates) == 0 {
-			continue
-		}
-		chosen := d.Candidates[0]
-		for _, c := range d.Candidates {
-			// first-come: whoever claims first wins, whatever its score, and the claim
-			// order follows the order the engine reads its users in.
-			if c.Eligible && (c.Score == chosen.Score || d.Mode == match.ModeFirstCome) {
-				p.ties[d.TaskID] = append(p.ties[d.TaskID], c.WorkerID)
-			}
-		}
-	}
 	for _, ev := range res.Events {
 		pair := ev.TaskID + ">" + ev.WorkerID
 		switch ev.Kind {
 		case match.EventTaskMatched:
 			p.pending[ev.TaskID] = ev.WorkerID
 			out.Offers = append(out.Offers, pair)
+			if tie := p.e.DecisionTies(ev.DecisionID); tie != nil {
+				p.ties[ev.TaskID] = tie
+			} else {
+				delete(p.ties, ev.TaskID) // offered again, strictly, later in the step
+			}
 		case match.EventTaskExpired:
 			delete(p.pending, ev.TaskID)
 			out.Expired = append(out.Expired, pair)

@@ -52,38 +52,51 @@ func ServerOptions(o Options, clk *mockserver.ManualClock) []mockserver.Option {
 // A scenario's options the server has no setting for (the engine's relevantBatchSize other
 // than 50, enableDefaultMatching) are refused.
 func PlayServer(sc Scenario) ([]StepTrace, error) {
+	trace, _, err := PlayServerTies(sc)
+	return trace, err
+}
+
+// PlayServerTies is PlayServer that also returns each step's Ties, as the server discloses
+// them (Server.Ties, GET /_mock/ties).
+func PlayServerTies(sc Scenario) ([]StepTrace, []Ties, error) {
 	o := sc.Options.Normalized()
 	if o.Batch != 50 || o.DefaultMatching {
-		return nil, fmt.Errorf("conformance: the mock server has no setting for batch %d or the default tag", o.Batch)
+		return nil, nil, fmt.Errorf("conformance: the mock server has no setting for batch %d or the default tag", o.Batch)
 	}
 	clk := mockserver.NewManualClock(scenarioEpoch)
 	srv, err := mockserver.NewUnstarted(ServerOptions(o, clk)...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer srv.Close()
 	p := serverPlayer{srv: srv, clk: clk, http: &http.Client{Transport: srv.Transport()},
 		pending: map[string]string{}, accepted: map[string]string{}, workers: map[string]bool{}}
 	trace := make([]StepTrace, 0, len(sc.Steps))
+	ties := make([]Ties, 0, len(sc.Steps))
 	for _, st := range sc.Steps {
 		out, err := p.step(st)
 		if err != nil {
-			return trace, fmt.Errorf("%s step %d (%s): %w", sc.Name(), len(trace)+1, st, err)
+			return trace, ties, fmt.Errorf("%s step %d (%s): %w", sc.Name(), len(trace)+1, st, err)
 		}
 		trace = append(trace, out.Canonical())
+		ties = append(ties, p.stepTies())
 	}
-	return trace, nil
+	return trace, ties, nil
 }
 
 type serverPlayer struct {
-	srv  *mockserver.Server
-	clk  *mockserver.ManualClock
-	http *http.Client
-	seen int // events read so far
+	srv      *mockserver.Server
+	clk      *mockserver.ManualClock
+	http     *http.Client
+	seen     int       // events read so far
+	seenTies int       // Server.Ties read so far
+	matched  []matched // the step's offers, in order
 	// What each worker holds, from the server's events: task -> worker.
 	pending, accepted map[string]string
 	workers           map[string]bool
 }
+
+type matched struct{ task, decision string }
 
 func (p *serverPlayer) step(st Step) (StepTrace, error) {
 	var out StepTrace
@@ -193,12 +206,14 @@ func (p *serverPlayer) call(method, path string, body any) (int, error) {
 // apply records the events since the last step in the trace and in what the workers hold.
 func (p *serverPlayer) apply(out *StepTrace) {
 	evs := p.srv.Events()
+	p.matched = p.matched[:0]
 	for _, ev := range evs[p.seen:] {
 		pair := ev.TaskID + ">" + ev.WorkerID
 		switch ev.Kind {
 		case webhook.KindTaskMatched:
 			p.pending[ev.TaskID] = ev.WorkerID
 			out.Offers = append(out.Offers, pair)
+			p.matched = append(p.matched, matched{ev.TaskID, decisionOf(ev.Payload)})
 		case webhook.KindTaskExpired:
 			delete(p.pending, ev.TaskID)
 			out.Expired = append(out.Expired, pair)
@@ -216,4 +231,39 @@ func (p *serverPlayer) apply(out *StepTrace) {
 	}
 	p.seen = len(evs)
 	out.Offers, out.Expired, out.Released = slices.Clip(out.Offers), slices.Clip(out.Expired), slices.Clip(out.Released)
+}
+
+// stepTies reads the ties the server disclosed for the step's offers (Server.Ties, by
+// decision): task -> the tied workers of its newest offer; a task whose newest offer was
+// strict has no entry.
+func (p *serverPlayer) stepTies() Ties {
+	all := p.srv.Ties()
+	byDecision := map[string][]string{}
+	for _, t := range all[min(p.seenTies, len(all)):] {
+		byDecision[t.DecisionID] = t.Workers
+	}
+	p.seenTies = len(all)
+	out := Ties{}
+	for _, m := range p.matched {
+		if tie, ok := byDecision[m.decision]; ok {
+			out[m.task] = tie
+		} else {
+			delete(out, m.task)
+		}
+	}
+	return out
+}
+
+// decisionOf reads a task.matched payload's decision id, as a webhook receiver would; "" when
+// it has none.
+func decisionOf(payload []byte) string {
+	ev, err := webhook.ParseEvent(payload)
+	if err != nil {
+		return ""
+	}
+	m, err := ev.TaskMatched()
+	if err != nil {
+		return ""
+	}
+	return m.DecisionID
 }

@@ -200,15 +200,17 @@ func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget 
 	return t, nil
 }
 
-// runTies plays the families on Redis's defaults against the go player: a scenario passes
-// when it is identical, or when its first divergence is a tie the Go side's decisions
-// disclose (conformance.CheckTies; the steps after it are not compared). The server player
-// decides as the go player (TestServerPlaysAsGo), so it is not played again here.
+// runTies plays the families on Redis's defaults against every player: a scenario passes
+// on a player when it is identical, or when its first divergence is a tie that player's
+// decisions disclosed (conformance.CheckTiesAll; the steps after it are not compared).
 func runTies(r *conformance.Runner, families []string, seed uint64, n int, budget time.Duration) int {
-	var played, same, ties int
+	type count struct{ same, ties int }
+	var played, passed int
+	totals := make([]count, len(conformance.Players))
 	for _, fam := range families {
 		start := time.Now()
-		var p, s, t int
+		p := 0
+		counts := make([]count, len(conformance.Players))
 		for i := range n {
 			if budget > 0 && time.Since(start) > budget {
 				break
@@ -218,26 +220,42 @@ func runTies(r *conformance.Runner, families []string, seed uint64, n int, budge
 				fmt.Fprintln(os.Stderr, err)
 				return 2
 			}
-			d, tie, err := conformance.CheckTies(r, sc)
+			checks, err := conformance.CheckTiesAll(r, sc)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "%s: %v\n", sc.Name(), err)
 				return 2
 			}
 			p++
-			switch {
-			case d == nil:
-				s++
-			case tie:
-				t++
-			default:
-				fmt.Printf("  %s (Redis defaults): %s\n  replay: %s\n", sc.Name(), d, sc.JSON())
+			ok := true
+			for k, c := range checks {
+				switch {
+				case c.D == nil:
+					counts[k].same++
+				case c.Tie:
+					counts[k].ties++
+				default:
+					ok = false
+					fmt.Printf("  %s (Redis defaults, %s player): %s\n  replay: %s\n", sc.Name(), conformance.Players[k].Name, c.D, sc.JSON())
+				}
+			}
+			if ok {
+				passed++
 			}
 		}
-		fmt.Printf("%-22s %4d/%-4d identical, %4d a disclosed tie first, %4d other  %s\n", fam, s, p, t, p-s-t, time.Since(start).Round(time.Millisecond))
-		played, same, ties = played+p, same+s, ties+t
+		for k, pl := range conformance.Players {
+			c := counts[k]
+			fmt.Printf("%-22s %-6s %4d/%-4d identical, %4d a disclosed tie first, %4d other  %s\n", fam, pl.Name, c.same, p, c.ties, p-c.same-c.ties, time.Since(start).Round(time.Millisecond))
+			totals[k].same += c.same
+			totals[k].ties += c.ties
+		}
+		played += p
 	}
-	fmt.Printf("conformance (Redis defaults): %d passed (%d identical, %d within ties), %d failed\n", same+ties, same, ties, played-same-ties)
-	if played == 0 || same+ties < played {
+	for k, pl := range conformance.Players {
+		c := totals[k]
+		fmt.Printf("conformance (Redis defaults) %-7s %d/%d within the disclosed ties (%d identical)\n", pl.Name+":", c.same+c.ties, played, c.same)
+	}
+	fmt.Printf("conformance (Redis defaults): %d passed, %d failed\n", passed, played-passed)
+	if played == 0 || passed < played {
 		return 1
 	}
 	return 0
