@@ -41,8 +41,23 @@ const client = createClient({ url });
 client.on('error', (err) => process.stderr.write(`redis: ${err.message}\n`));
 await client.connect();
 
-// matcherFor builds an engine with the scenario's options. Learning, workflows, geo and
-// decision traces stay off: the conformance scenarios exercise the matching rules alone.
+// mulberry32 is a small seeded PRNG in [0, 1): the engine's learningRng, so a scenario's
+// exploration is reproducible per seed (the engine's default is Math.random).
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// matcherFor builds an engine with the scenario's options. Workflows, geo and decision
+// traces stay off; learning is on only when the scenario says so, with the platform's
+// rewards (accept 1, complete 2, reject -1; expire and fail keep the engine's defaults), the
+// scenario's exploration rate and a random source seeded from the scenario.
 function matcherFor(options, observer) {
   const o = options ?? {};
   const cfg = {
@@ -53,6 +68,13 @@ function matcherFor(options, observer) {
     enableLearning: false,
     onAssignmentLifecycle: observer,
   };
+  if (o.learning) {
+    cfg.enableLearning = true;
+    cfg.learningExplorationRate = o.exploration ?? 0;
+    cfg.learningRewards = { accept: 1, complete: 2, reject: -1 };
+    // The generator keeps seeds below 2^32, mulberry32's state.
+    cfg.learningRng = mulberry32(o.learningSeed ?? 0);
+  }
   if (o.fairness && o.fairness !== 'none') cfg.fairness = o.fairness;
   return new AssignmentMatcher(client, cfg);
 }

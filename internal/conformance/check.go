@@ -121,6 +121,66 @@ func compareTies(engine []StepTrace, sc Scenario, p Player) (TieCheck, error) {
 	return TieCheck{D: d, Tie: WithinTies(d.Engine, d.Go, ties[d.Step])}, nil
 }
 
+// Reproducibility is how a scenario that explores (Options.Explores) is checked: the engine
+// and the reference matcher draw exploration from different sources, so they are not
+// compared with each other; each side is played twice with the same seed and must repeat
+// itself, and the server must decide as the go player, draw for draw (same seed).
+type Reproducibility struct {
+	// Engine is where the engine's second play differs from its first (nil: none).
+	Engine *Divergence
+	// Players, in Players' order: where the player's second play differs from its first,
+	// else (server) where its play differs from the go player's; nil: none.
+	Players []*Divergence
+	// Explored reports, for the engine and then each player, whether its play differs from
+	// the same scenario without exploration: the draws changed a decision.
+	Explored []bool
+}
+
+// CheckReproducible plays an exploring scenario as Reproducibility says.
+func CheckReproducible(r *Runner, sc Scenario) (Reproducibility, error) {
+	var out Reproducibility
+	calm := sc.Clone()
+	calm.Options.Exploration = 0
+	first, err := r.PlayEngine(sc)
+	if err != nil {
+		return out, err
+	}
+	second, err := r.PlayEngine(sc)
+	if err != nil {
+		return out, err
+	}
+	base, err := r.PlayEngine(calm)
+	if err != nil {
+		return out, err
+	}
+	out.Engine = Compare(first, second)
+	out.Explored = append(out.Explored, Compare(base, first) != nil)
+	var goTrace []StepTrace
+	for i, p := range Players {
+		a, err := p.Play(sc)
+		if err != nil {
+			return out, fmt.Errorf("%s player: %w", p.Name, err)
+		}
+		b, err := p.Play(sc)
+		if err != nil {
+			return out, fmt.Errorf("%s player: %w", p.Name, err)
+		}
+		c, err := p.Play(calm)
+		if err != nil {
+			return out, fmt.Errorf("%s player: %w", p.Name, err)
+		}
+		d := Compare(a, b)
+		if i == 0 {
+			goTrace = a
+		} else if d == nil {
+			d = Compare(goTrace, a)
+		}
+		out.Players = append(out.Players, d)
+		out.Explored = append(out.Explored, Compare(c, a) != nil)
+	}
+	return out, nil
+}
+
 // ShrinkDivergence shrinks a scenario on which the engine and the player differ, with the
 // engine as the oracle: a candidate counts as failing when they still differ on it. A
 // candidate either side cannot play counts as not failing, and so does every candidate once

@@ -41,6 +41,8 @@ type profile struct {
 	drop       float64 // share of updates that send no weights (the engine then drops them)
 	tick       float64 // a small clock move between requests
 	tickMs     [2]int64
+	learning   bool // the engine's learning on, with this exploration rate
+	explore    float64
 }
 
 // base is the mix every family starts from: a small tags-only workspace with a little of
@@ -57,7 +59,7 @@ var Families = []string{
 	"vetoes", "rejects", "expiries", "churn", "priorities", "large",
 	"fairness-first-come", "fairness-best-match", "fairness-balanced", "fairness-spread-work",
 	"reused-ids", "dropped-weights", "mass-expiries", "late-priority", "balanced-many",
-	"spread-many", "over-512", "clock-moves",
+	"spread-many", "over-512", "clock-moves", "learning", "learning-explore",
 }
 
 func familyProfile(family string) (profile, error) {
@@ -126,6 +128,17 @@ func familyProfile(family string) (profile, error) {
 		p.workerTags = [2]int{1, 4}
 	case "clock-moves":
 		p.tick, p.tickMs, p.accept = 0.3, [2]int64{1, 1_500}, 0.15
+	case "learning", "learning-explore":
+		// Few tags shared by several workers, so the learned reward decides between
+		// workers the score ties; plenty of accepts, rejects, completions and expiries
+		// to learn from.
+		p.learning = true
+		p.weights, p.weightProb = "int", 0.5
+		p.workers, p.steps, p.tags, p.workerTags = [2]int{3, 6}, [2]int{30, 50}, 4, [2]int{1, 2}
+		p.accept, p.reject, p.complete, p.advance = 0.25, 0.15, 0.15, 0.05
+		if family == "learning-explore" {
+			p.explore = 0.3
+		}
 	default:
 		return profile{}, fmt.Errorf("conformance: unknown family %q (known: %v)", family, Families)
 	}
@@ -143,6 +156,10 @@ func Generate(family string, seed uint64, index int) (Scenario, error) {
 	h.Write([]byte(family))
 	g := &gen{p: p, rng: rand.New(rand.NewPCG(seed, h.Sum64()^uint64(index)*0x9e3779b97f4a7c15))}
 	sc := Scenario{Family: family, Seed: seed, Index: index, Options: Options{Fairness: p.fairness}}
+	if p.learning {
+		sc.Options.Learning, sc.Options.Exploration = true, p.explore
+		sc.Options.LearningSeed = uint64(g.rng.Uint32())
+	}
 	sc.Steps = g.steps()
 	return sc, nil
 }

@@ -120,6 +120,12 @@ func TestFamiliesStressWhatTheyName(t *testing.T) {
 		"clock-moves": func(s Scenario) bool {
 			return hasStep(s, func(st Step) bool { return st.Op == OpAdvance && st.Ms <= 1_500 })
 		},
+		"learning": func(s Scenario) bool {
+			return s.Options.Learning && !s.Options.Explores() && count(s, OpAccept) > 0 && count(s, OpReject) > 0 && count(s, OpComplete) > 0
+		},
+		"learning-explore": func(s Scenario) bool {
+			return s.Options.Explores() && count(s, OpAccept) > 0 && count(s, OpReject) > 0 && count(s, OpComplete) > 0
+		},
 	}
 	for _, fam := range Families {
 		check, ok := has[fam]

@@ -23,6 +23,11 @@ func GoConfig(o Options) match.Config {
 		MaintenanceInterval: time.Duration(o.SweepMs) * time.Millisecond,
 		Learning:            match.LearningConfig{Disabled: true},
 	}
+	if o.Learning {
+		rate := o.Exploration
+		cfg.Learning = match.LearningConfig{Rank: true, ExplorationRate: &rate}
+		cfg.Seed = o.LearningSeed
+	}
 	switch o.Fairness {
 	case FairnessFirstCome:
 		cfg.Mode = match.ModeFirstCome

@@ -114,3 +114,43 @@ func TestPlayGoTies(t *testing.T) {
 		}
 	}
 }
+
+// TestLearningExplore: an exploring scenario repeats itself on the go and server players
+// for one seed, and its draws matter: some scenarios change with the seed or without
+// exploration (else the reproducibility cmd/conform checks would prove nothing).
+func TestLearningExplore(t *testing.T) {
+	var reseeded, calmed int
+	for i := range 6 {
+		sc, err := Generate("learning-explore", 1, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sc.Options.Explores() {
+			t.Fatalf("%s does not explore", sc.Name())
+		}
+		first := PlayGo(sc)
+		if d := Compare(first, PlayGo(sc)); d != nil {
+			t.Errorf("%s: a second play with the same seed differs: %s", sc.Name(), d)
+		}
+		srv, err := PlayServer(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := Compare(first, srv); d != nil {
+			t.Errorf("%s: the server differs from the go player with the same seed: %s", sc.Name(), d)
+		}
+		other := sc.Clone()
+		other.Options.LearningSeed++
+		if Compare(first, PlayGo(other)) != nil {
+			reseeded++
+		}
+		calm := sc.Clone()
+		calm.Options.Exploration = 0
+		if Compare(first, PlayGo(calm)) != nil {
+			calmed++
+		}
+	}
+	if reseeded == 0 || calmed == 0 {
+		t.Errorf("of 6 scenarios, %d changed with the seed and %d without exploration; want some of each", reseeded, calmed)
+	}
+}

@@ -52,12 +52,23 @@ type Options struct {
 	// (startMaintenance's intervalMs); 0 means 5,000, the engine's default and the mock
 	// server's.
 	SweepMs int64 `json:"sweepMs,omitempty"`
-	// Learning turns the engine's learning on (enableLearning) with exploration drawn from
-	// LearningSeed. No family sets it yet: the players refuse nothing, the engine player
-	// ignores it, and it is where learning scenarios plug in.
-	Learning     bool   `json:"learning,omitempty"`
-	LearningSeed uint64 `json:"learningSeed,omitempty"`
+	// Learning turns the engine's learning on (enableLearning, with the platform's rewards:
+	// accept 1, complete 2, reject -1) and the reference matcher's learning ranking
+	// (match.LearningConfig.Rank). Exploration is the chance per candidate of a random boost
+	// (learningExplorationRate; 0: never), drawn on each side from LearningSeed: the engine
+	// from mulberry32(LearningSeed) (seeds below 2^32, its state), the reference matcher
+	// from match.Config.Seed. The two sources differ (and the engine reads its source for
+	// decision ids too), so only scenarios with Exploration 0 are compared with the engine;
+	// the others are checked for being reproducible per seed (Explores).
+	Learning     bool    `json:"learning,omitempty"`
+	LearningSeed uint64  `json:"learningSeed,omitempty"`
+	Exploration  float64 `json:"exploration,omitempty"`
 }
+
+// Explores reports whether the options draw random exploration boosts, which the engine and
+// the reference matcher draw from different sources: such a scenario is not compared side
+// with side, only each side with itself (CheckReproducible).
+func (o Options) Explores() bool { return o.Learning && o.Exploration > 0 }
 
 // Normalized fills the defaults in, so both players and the printed scenario agree on them.
 func (o Options) Normalized() Options {
@@ -171,8 +182,12 @@ func (s Scenario) JSON() string {
 func (s Scenario) String() string {
 	o := s.Options.Normalized()
 	var b strings.Builder
-	fmt.Fprintf(&b, "scenario %s (fairness %s, backlog %d, offers %d ms, batch %d, default tag %v)\n",
+	fmt.Fprintf(&b, "scenario %s (fairness %s, backlog %d, offers %d ms, batch %d, default tag %v",
 		s.Name(), o.Fairness, o.Backlog, o.OfferMs, o.Batch, o.DefaultMatching)
+	if o.Learning {
+		fmt.Fprintf(&b, ", learning, exploration %g, seed %d", o.Exploration, o.LearningSeed)
+	}
+	b.WriteString(")\n")
 	for i, st := range s.Steps {
 		fmt.Fprintf(&b, "  %3d %s\n", i+1, st)
 	}

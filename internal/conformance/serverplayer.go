@@ -23,9 +23,14 @@ func ServerOptions(o Options, clk *mockserver.ManualClock) []mockserver.Option {
 		DefaultMaxBacklog:   o.Backlog,
 		OfferTimeout:        time.Duration(o.OfferMs) * time.Millisecond,
 		MaintenanceInterval: time.Duration(o.SweepMs) * time.Millisecond,
-		// The engine player runs the engine with learning off; the platform rules rank
-		// without it either way, and a learning family would set it on both sides.
+		// The engine player runs the engine with learning off unless the scenario turns it
+		// on; then the server ranks by it too, exploring at the scenario's rate from its seed.
 		LearningDisabled: !o.Learning,
+		LearningRanks:    o.Learning,
+	}
+	if o.Learning {
+		rate := o.Exploration
+		m.LearningExplorationRate = &rate
 	}
 	switch o.Fairness {
 	case FairnessFirstCome:
@@ -40,6 +45,7 @@ func ServerOptions(o Options, clk *mockserver.ManualClock) []mockserver.Option {
 		mockserver.WithMatcher(m),
 		mockserver.WithLogger(slog.New(slog.DiscardHandler)),
 		mockserver.WithRequestLog(1),
+		mockserver.WithSeed(o.LearningSeed),
 	}
 }
 

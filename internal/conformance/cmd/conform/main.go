@@ -47,7 +47,7 @@ func run() int {
 	benchWorkers := flag.Int("bench-workers", 10_000, "workers for -bench-engine")
 	benchTasks := flag.Int("bench-tasks", 100_000, "queued tasks for -bench-engine (beyond the workers' filled backlogs)")
 	benchProbes := flag.Int("bench-probes", 5, "timed passes per case for -bench-engine")
-	redisDefaults := flag.Bool("redis-defaults", false, "run Redis with its default listpack limits, as the platform may (ties between workers then follow hash order), and accept a first divergence that is a tie the Go side's decisions disclose")
+	redisDefaults := flag.Bool("redis-defaults", false, "run Redis with its default listpack limits, as the platform may (ties between workers then follow hash order), and accept, on each player, a first divergence that is a tie its decisions disclosed")
 	benchFairness := flag.String("bench-fairness", conformance.PlatformFairness, "engine fairness for -bench-engine")
 	flag.Parse()
 
@@ -93,10 +93,15 @@ func run() int {
 		for i := range t.byPlayer {
 			total.byPlayer[i] += t.byPlayer[i]
 		}
+		total.explores = total.explores || t.explores
 	}
 	fmt.Printf("total time %s\n", time.Since(start).Round(time.Millisecond))
+	what := "identical"
+	if total.explores {
+		what = "identical (exploring families: reproducible per seed)"
+	}
 	for i, p := range conformance.Players {
-		fmt.Printf("conformance %-6s %d/%d identical\n", p.Name+":", total.byPlayer[i], total.played-total.excused)
+		fmt.Printf("conformance %-6s %d/%d %s\n", p.Name+":", total.byPlayer[i], total.played-total.excused, what)
 	}
 	// One closing line in the form CI logs are read for: scenarios identical (on every
 	// player), scenarios not.
@@ -117,13 +122,18 @@ func run() int {
 type tally struct {
 	played, same, unstable, excused int
 	byPlayer                        []int
+	// explores: the family explores, so byPlayer counts scenarios each player repeated
+	// per seed (and the server decided as the go player); explored counts, for the engine
+	// and then each player, the scenarios whose exploration changed a decision.
+	explores bool
+	explored []int
 }
 
 // runFamily plays n scenarios of one family and reports, for each player, the share that
 // ended identically to the engine.
 func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget time.Duration, shrink shrinkLimits, twice bool, reports int) (tally, error) {
 	start := time.Now()
-	t := tally{byPlayer: make([]int, len(conformance.Players))}
+	t := tally{byPlayer: make([]int, len(conformance.Players)), explored: make([]int, len(conformance.Players)+1)}
 	type failure struct {
 		sc conformance.Scenario
 		d  *conformance.Divergence
@@ -136,6 +146,38 @@ func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget 
 		sc, err := conformance.Generate(family, seed, i)
 		if err != nil {
 			return t, err
+		}
+		if sc.Options.Explores() {
+			// Exploration draws differ between the engine and the reference matcher:
+			// each side must repeat itself per seed instead (conformance.CheckReproducible).
+			rep, err := conformance.CheckReproducible(r, sc)
+			if err != nil {
+				return t, fmt.Errorf("%s: %w", sc.Name(), err)
+			}
+			t.played++
+			t.explores = true
+			if rep.Engine != nil {
+				t.unstable++
+				fmt.Printf("  %s: the engine decided differently on a second play with the same seed, %s\n  replay: %s\n", sc.Name(), rep.Engine, sc.JSON())
+			}
+			ok := rep.Engine == nil
+			for p, d := range rep.Players {
+				if d == nil {
+					t.byPlayer[p]++
+				} else {
+					ok = false
+					fmt.Printf("  %s (%s player): not reproducible per seed, %s\n  replay: %s\n", sc.Name(), conformance.Players[p].Name, d, sc.JSON())
+				}
+			}
+			if ok {
+				t.same++
+			}
+			for k, e := range rep.Explored {
+				if e {
+					t.explored[k]++
+				}
+			}
+			continue
 		}
 		divs, err := conformance.CheckAll(r, sc)
 		if err != nil {
@@ -184,7 +226,15 @@ func runFamily(r *conformance.Runner, family string, seed uint64, n int, budget 
 		if counted > 0 {
 			pct = 100 * float64(t.byPlayer[p]) / float64(counted)
 		}
-		fmt.Printf("%-22s %-6s %4d/%-4d identical (%5.1f%%)  %s\n", family, pl.Name, t.byPlayer[p], counted, pct, time.Since(start).Round(time.Millisecond))
+		what := "identical"
+		if t.explores {
+			what = "reproducible per seed"
+		}
+		fmt.Printf("%-22s %-6s %4d/%-4d %s (%5.1f%%)  %s\n", family, pl.Name, t.byPlayer[p], counted, what, pct, time.Since(start).Round(time.Millisecond))
+	}
+	if t.explores {
+		fmt.Printf("%-22s engine %4d/%-4d reproducible per seed; exploration changed a decision in %d (engine), %d (go), %d (server)\n",
+			"", t.played-t.unstable, t.played, t.explored[0], t.explored[1], t.explored[2])
 	}
 	if twice {
 		fmt.Printf("%-22s %4d/%-4d engine plays not reproducible\n", "", t.unstable, t.played)
@@ -220,6 +270,10 @@ func runTies(r *conformance.Runner, families []string, seed uint64, n int, budge
 				fmt.Fprintln(os.Stderr, err)
 				return 2
 			}
+			if sc.Options.Explores() {
+				// Not compared with the engine on either Redis (conformance.CheckReproducible).
+				break
+			}
 			checks, err := conformance.CheckTiesAll(r, sc)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "%s: %v\n", sc.Name(), err)
@@ -241,6 +295,10 @@ func runTies(r *conformance.Runner, families []string, seed uint64, n int, budge
 			if ok {
 				passed++
 			}
+		}
+		if p == 0 {
+			fmt.Printf("%-22s not compared with the engine (it explores)\n", fam)
+			continue
 		}
 		for k, pl := range conformance.Players {
 			c := counts[k]
