@@ -82,17 +82,6 @@ type TieCheck struct {
 	Tie bool
 }
 
-// CheckTies plays sc through the engine and the reference matcher and compares them within
-// the ties the reference matcher disclosed (TieCheck).
-func CheckTies(r *Runner, sc Scenario) (d *Divergence, tie bool, err error) {
-	engine, err := r.PlayEngine(sc)
-	if err != nil {
-		return nil, false, err
-	}
-	c, err := compareTies(engine, sc, Players[0])
-	return c.D, c.Tie, err
-}
-
 // CheckTiesAll plays sc through the engine once and returns, for each of Players in order,
 // how it compares within the ties that player disclosed.
 func CheckTiesAll(r *Runner, sc Scenario) ([]TieCheck, error) {
