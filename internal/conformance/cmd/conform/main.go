@@ -351,6 +351,9 @@ func runReplay(r *conformance.Runner, path string, shrink shrinkLimits) int {
 		fmt.Fprintln(os.Stderr, "conform: reading the scenario:", err)
 		return 2
 	}
+	if sc.Options.Explores() {
+		return replayExplore(r, sc)
+	}
 	engine, err := r.PlayEngine(sc)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -379,6 +382,33 @@ func runReplay(r *conformance.Runner, path string, shrink shrinkLimits) int {
 	}
 	if code == 0 {
 		fmt.Println("identical")
+	}
+	return code
+}
+
+// replayExplore checks an exploring scenario as runFamily does: each side repeats itself per
+// seed, and the server decides as the go player; it is not compared with the engine.
+func replayExplore(r *conformance.Runner, sc conformance.Scenario) int {
+	rep, err := conformance.CheckReproducible(r, sc)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	fmt.Print(sc.String())
+	fmt.Println("  exploring: each side is played twice with the seed, not compared with the engine")
+	code := 0
+	if rep.Engine != nil {
+		fmt.Printf("  engine: not reproducible per seed, %s\n", rep.Engine)
+		code = 1
+	}
+	for p, d := range rep.Players {
+		if d != nil {
+			fmt.Printf("  %s player: not reproducible per seed, %s\n", conformance.Players[p].Name, d)
+			code = 1
+		}
+	}
+	if code == 0 {
+		fmt.Println("reproducible")
 	}
 	return code
 }
