@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -71,6 +73,73 @@ func TestLearningStatusSaysWhatRanks(t *testing.T) {
 				learned = learned || s.LearnedWeight != nil
 			}
 			assert.Equal(t, tc.wantLearned, learned, "learnedWeight of %+v", ws.Skills)
+		})
+	}
+}
+
+// TestLearningBoostNamesThePrediction: with LearningRanks each eligible candidate of a
+// decision carries a learningBoost with the reward the engine's model predicted for it
+// (predicted; shadow in shadow mode, where it does not rank), and without it none. The
+// history is docs/contract.md's example: w1 [a] rejects t1 [a], so bias, tag:a and overlap
+// each weigh −0.1 / 3; for t2 [a, b] w1 predicts −0.1 / 3 × 2.5 and w2 −0.1 / 3 × 1.5.
+func TestLearningBoostNamesThePrediction(t *testing.T) {
+	t.Parallel()
+	w1, w2 := -0.1/3*2.5, -0.1/3*1.5
+	tests := []struct {
+		name   string
+		cfg    MatcherConfig
+		holder string
+		want   map[string][]map[string]any // t2's decision: each candidate's learningBoost reasons
+		wantT1 map[string][]map[string]any // t1's, before any reward
+	}{
+		{"-learning-rank", MatcherConfig{LearningRanks: true, LearningExplorationRate: new(float64)}, "w2",
+			map[string][]map[string]any{"w1": {{"kind": "learningBoost", "predicted": w1}}, "w2": {{"kind": "learningBoost", "predicted": w2}}},
+			map[string][]map[string]any{"w1": {{"kind": "learningBoost", "predicted": 0.0}}}},
+		{"-learning-rank in shadow mode", MatcherConfig{LearningRanks: true, LearningShadowMode: true}, "w1",
+			map[string][]map[string]any{"w1": {{"kind": "learningBoost", "predicted": w1, "shadow": true}},
+				"w2": {{"kind": "learningBoost", "predicted": w2, "shadow": true}}},
+			map[string][]map[string]any{"w1": {{"kind": "learningBoost", "predicted": 0.0, "shadow": true}}}},
+		{"default: learning does not rank", MatcherConfig{}, "w1", map[string][]map[string]any{}, map[string][]map[string]any{}},
+	}
+	boosts := func(t *testing.T, srv *Server, task string) map[string][]map[string]any {
+		var ans struct {
+			Decisions []struct {
+				Candidates []struct {
+					WorkerID string           `json:"workerId"`
+					Reasons  []map[string]any `json:"reasons"`
+				} `json:"candidates"`
+			} `json:"decisions"`
+		}
+		require.NoError(t, json.Unmarshal(mustAPI(t, srv, 200, "GET", "/decisions?taskId="+task, nil).Body, &ans))
+		require.NotEmpty(t, ans.Decisions)
+		out := map[string][]map[string]any{}
+		for _, c := range ans.Decisions[0].Candidates {
+			for _, r := range c.Reasons {
+				if r["kind"] == "learningBoost" {
+					out[c.WorkerID] = append(out[c.WorkerID], r)
+				}
+			}
+		}
+		return out
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := Start(t, WithClock(NewManualClock(t0)), WithMatcher(tc.cfg))
+			mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w1", "tags": []string{"a"}, "available": true})
+			mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w2", "tags": []string{"b"}, "available": true})
+			mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "t1", "tags": []string{"a"}})
+			mustAPI(t, srv, 200, "POST", "/tasks/t1/reject", map[string]any{"workerId": "w1"})
+			mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "t2", "tags": []string{"a", "b"}, "priority": 1})
+			require.Equal(t, tc.holder, holder(t, srv, "t2"))
+
+			approx := cmpopts.EquateApprox(0, 1e-12)
+			if diff := cmp.Diff(tc.wantT1, boosts(t, srv, "t1"), approx); diff != "" {
+				t.Errorf("t1's decision (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.want, boosts(t, srv, "t2"), approx); diff != "" {
+				t.Errorf("t2's decision (-want +got):\n%s", diff)
+			}
 		})
 	}
 }
