@@ -79,7 +79,8 @@ func TestLearningStatusSaysWhatRanks(t *testing.T) {
 
 // TestLearningBoostNamesThePrediction: with LearningRanks each eligible candidate of a
 // decision carries a learningBoost with the reward the engine's model predicted for it
-// (predicted; shadow in shadow mode, where it does not rank), and without it none. The
+// (predicted; shadow in shadow mode, where it does not rank), an ineligible one none, and
+// without LearningRanks no candidate does. The
 // history is docs/contract.md's example: w1 [a] rejects t1 [a], so bias, tag:a and overlap
 // each weigh −0.1 / 3; for t2 [a, b] w1 predicts −0.1 / 3 × 2.5 and w2 −0.1 / 3 × 1.5.
 func TestLearningBoostNamesThePrediction(t *testing.T) {
@@ -128,6 +129,8 @@ func TestLearningBoostNamesThePrediction(t *testing.T) {
 			srv := Start(t, WithClock(NewManualClock(t0)), WithMatcher(tc.cfg))
 			mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w1", "tags": []string{"a"}, "available": true})
 			mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w2", "tags": []string{"b"}, "available": true})
+			// w3 is listed in both decisions, unavailable: ineligible, so not scored.
+			mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w3", "tags": []string{"a"}})
 			mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "t1", "tags": []string{"a"}})
 			mustAPI(t, srv, 200, "POST", "/tasks/t1/reject", map[string]any{"workerId": "w1"})
 			mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "t2", "tags": []string{"a", "b"}, "priority": 1})
