@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -144,5 +145,39 @@ func TestLearningBoostNamesThePrediction(t *testing.T) {
 				t.Errorf("t2's decision (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestLearningBoostKeepsItsFactorUnderEveryTag: the every-tag rules' learningBoost names the
+// factor that multiplied the score, never predicted: w1's accept (+1) and completion (+2) on
+// tag a give it 1 + 0.5 × tanh(1.5 / 2) for t2 [a].
+func TestLearningBoostKeepsItsFactorUnderEveryTag(t *testing.T) {
+	t.Parallel()
+	srv := Start(t, WithClock(NewManualClock(t0)), WithMatcher(MatcherConfig{Rules: RulesEveryTag}))
+	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w1", "tags": []string{"a"}, "available": true})
+	mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "t1", "tags": []string{"a"}})
+	mustAPI(t, srv, 200, "POST", "/tasks/t1/accept", map[string]any{"workerId": "w1"})
+	mustAPI(t, srv, 200, "POST", "/tasks/t1/complete", map[string]any{"workerId": "w1"})
+	mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "t2", "tags": []string{"a"}})
+
+	var ans struct {
+		Decisions []struct {
+			Candidates []struct {
+				Reasons []map[string]any `json:"reasons"`
+			} `json:"candidates"`
+		} `json:"decisions"`
+	}
+	require.NoError(t, json.Unmarshal(mustAPI(t, srv, 200, "GET", "/decisions?taskId=t2", nil).Body, &ans))
+	require.NotEmpty(t, ans.Decisions)
+	require.NotEmpty(t, ans.Decisions[0].Candidates)
+	var got []map[string]any
+	for _, r := range ans.Decisions[0].Candidates[0].Reasons {
+		if r["kind"] == "learningBoost" {
+			got = append(got, r)
+		}
+	}
+	want := []map[string]any{{"kind": "learningBoost", "factor": 1 + 0.5*math.Tanh(0.75)}}
+	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+		t.Errorf("learningBoost (-want +got):\n%s", diff)
 	}
 }
