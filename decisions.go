@@ -78,8 +78,13 @@ type Reason struct {
 	Weight float64 `json:"weight,omitempty"`
 	// Threshold is the task's minimum weight for Tag (threshold).
 	Threshold float64 `json:"threshold,omitempty"`
-	// Factor is the learning factor applied to the score (learningBoost).
+	// Factor is the learning factor applied to the score (learningBoost, the
+	// every-tag rules).
 	Factor float64 `json:"factor,omitempty"`
+	// Predicted is the reward the platform's learning model predicts for the
+	// worker and task, added to priority + score (learningBoost, the platform
+	// rules with learning on).
+	Predicted float64 `json:"predicted,omitempty"`
 	// Penalty is the load penalty subtracted from the score (loadPenalty).
 	Penalty float64 `json:"penalty,omitempty"`
 	// Shadow reports a learning factor computed but not applied, in shadow
@@ -110,7 +115,7 @@ type Reason struct {
 // these and keep the rest.
 const (
 	ReasonTagWeight          = "tagWeight"          // Tag, Weight: the weight counted in the score
-	ReasonLearningBoost      = "learningBoost"      // Factor, Shadow
+	ReasonLearningBoost      = "learningBoost"      // Factor or Predicted, Shadow
 	ReasonLoadPenalty        = "loadPenalty"        // Penalty (balanced mode)
 	ReasonMissingTag         = "missingTag"         // Tag: the worker does not carry it
 	ReasonZeroWeight         = "zeroWeight"         // Tag, Weight 0: a hard veto of the tag

@@ -114,9 +114,10 @@ func ExampleLearningService_Status() {
 	if err != nil {
 		panic(err)
 	}
+	// Off, as on the platform, until the server ranks by learning (mockserver -learning-rank).
 	fmt.Println("enabled:", st.Enabled, "shadow:", st.ShadowMode, "model size:", st.ModelSize)
 	// Output:
-	// enabled: true shadow: false model size: 0
+	// enabled: false shadow: true model size: 0
 }
 
 func ExampleLearningService_WorkerStats() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	taskrouting "github.com/taskrouting/taskrouting-go"
+	"github.com/taskrouting/taskrouting-go/mockserver"
 )
 
 // accepted makes ana accept a task, which learning counts as a reward of +1
@@ -28,12 +29,12 @@ func ExampleLearningService_Reward() {
 	if err := c.Learning.Reward(ctx, "t1", 3); err != nil {
 		panic(err)
 	}
-	st, err := c.Learning.Status(ctx)
+	stats, err := c.Learning.WorkerStats(ctx, "ana")
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("%d rewards, mean %.1f\n", st.Stats.Rewards, st.Stats.AverageReward)
-	// Output: 2 rewards, mean 2.0
+	fmt.Printf("%s: %d rewards, mean %.1f\n", stats.Skills[0].Tag, stats.Skills[0].Count, stats.Skills[0].MeanReward)
+	// Output: english: 2 rewards, mean 2.0
 }
 
 // Feedback reports named signals; the mock server's reward is their sum.
@@ -77,9 +78,10 @@ func ExampleLearningService_FeedbackBulk() {
 	// t404 ok=false "not_found"
 }
 
-// Reset forgets what learning learned; the decisions made stay counted.
+// Reset forgets what learning learned; the decisions made stay counted. The
+// server here ranks by learning (-learning-rank), so Status reports its model.
 func ExampleLearningService_Reset() {
-	c, sb := newSandbox()
+	c, sb := newSandbox(mockserver.WithMatcher(mockserver.MatcherConfig{LearningRanks: true}))
 	defer sb.Close()
 	ctx := context.Background()
 	sb.accepted("t1")

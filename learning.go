@@ -14,7 +14,8 @@ type LearningStatus struct {
 	SignalWeights map[string]float64 `json:"signalWeights,omitempty"`
 	// Rewards is kept as raw JSON: its members are the server's to extend.
 	Rewards json.RawMessage `json:"rewards,omitempty"`
-	// Stats counts what learning has seen; nil until the first reward.
+	// Stats counts what learning has seen; nil while learning is off (the
+	// platform answers Enabled false, ShadowMode true and no Rewards then).
 	Stats     *LearningStats `json:"stats"`
 	ModelSize int            `json:"modelSize"`
 }

@@ -19,6 +19,8 @@ func TestReasonDecodesTypedMembersAndKeepsRaw(t *testing.T) {
 			Reason{Kind: ReasonThreshold, Tag: "billing", Weight: 1, Threshold: 3}},
 		{"learning in shadow mode", `{"kind":"learningBoost","factor":1.23,"shadow":true}`,
 			Reason{Kind: ReasonLearningBoost, Factor: 1.23, Shadow: true}},
+		{"learning under the platform rules", `{"kind":"learningBoost","predicted":-0.05}`,
+			Reason{Kind: ReasonLearningBoost, Predicted: -0.05}},
 		{"load penalty", `{"kind":"loadPenalty","penalty":2}`,
 			Reason{Kind: ReasonLoadPenalty, Penalty: 2}},
 		{"tie", `{"kind":"tie","workers":["w001","w002"]}`,

@@ -2,7 +2,6 @@ package taskrouting
 
 import (
 	"context"
-	"encoding/json"
 	"net/url"
 	"path/filepath"
 	"sort"
@@ -108,10 +107,7 @@ var wireCases = []struct {
 	}, nil},
 	{"learning.status", func(ctx context.Context, c *Client) (any, error) {
 		return c.Learning.Status(ctx)
-	}, &LearningStatus{
-		Enabled: true, Rewards: json.RawMessage(`{"accept":1,"complete":2,"reject":-1,"expiry":-0.5}`),
-		Stats: &LearningStats{Decisions: 3, Rewards: 3, TotalReward: 4, AverageReward: 1.3333}, ModelSize: 2,
-	}},
+	}, &LearningStatus{ShadowMode: true}},
 	{"learning.workerStats", func(ctx context.Context, c *Client) (any, error) {
 		return c.Learning.WorkerStats(ctx, "agent_1")
 	}, &WorkerLearningStats{WorkerID: "agent_1", Skills: []SkillStats{

@@ -122,7 +122,7 @@ func TestClientAgainstServer(t *testing.T) {
 	// learning.status, learning.workerStats, workers.remove
 	ls, err := c.Learning.Status(ctx)
 	require.NoError(t, err)
-	assert.True(t, ls.Enabled)
+	assert.Equal(t, &taskrouting.LearningStatus{ShadowMode: true}, ls, "learning off by default, as the platform answers")
 	st, err := c.Learning.WorkerStats(ctx, "agent_1")
 	require.NoError(t, err)
 	assert.Equal(t, "agent_1", st.WorkerID)

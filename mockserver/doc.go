@@ -191,7 +191,9 @@
 // are and from the clock: a scenario driven on a ManualClock gives numbers that can be worked
 // out by hand (docs/contract.md section 7, "Stats and history"); slaStats counts what the task
 // clocks did and measures sla.completeWithinMs, which is not enforced. Explicit rewards and feedback change the learned means that
-// learning.status and learning.workerStats report and that rank workers; learning.reset
+// learning.workerStats reports (learning.status too under the every-tag rules, whose
+// ranking they change; under the platform rules it reports the engine's learning, off
+// unless MatcherConfig.LearningRanks); learning.reset
 // clears them; learned weights are written into routingWeights by learning.applyWeights and
 // restored by learning.revertWeights (docs/contract.md section 7, "Learning writes").
 //

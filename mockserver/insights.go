@@ -58,11 +58,23 @@ type learningStatusAnswer struct {
 	ModelSize     int                `json:"modelSize"`
 }
 
+// learningOffAnswer is the platform's learning.status for a workspace whose learning is
+// off: its contract case learning_status_before_any_rewards, member for member.
+type learningOffAnswer struct {
+	Enabled     bool            `json:"enabled"`
+	ShadowMode  bool            `json:"shadowMode"`
+	AutoWeights bool            `json:"autoWeights"`
+	Stats       *wireLearnStats `json:"stats"`
+	ModelSize   int             `json:"modelSize"`
+}
+
+// wireRewards: the platform reports accept, complete and reject; Expiry is the every-tag
+// rules' own.
 type wireRewards struct {
-	Accept   float64 `json:"accept"`
-	Complete float64 `json:"complete"`
-	Reject   float64 `json:"reject"`
-	Expiry   float64 `json:"expiry"`
+	Accept   float64  `json:"accept"`
+	Complete float64  `json:"complete"`
+	Reject   float64  `json:"reject"`
+	Expiry   *float64 `json:"expiry,omitempty"`
 }
 
 // wireLearnStats is the platform's LearningStats, computed from what happened: decisions
@@ -74,27 +86,56 @@ type wireLearnStats struct {
 	AverageReward float64 `json:"averageReward"`
 }
 
-// prepLearningStatus is GET /learning/status.
+// prepLearningStatus is GET /learning/status. It reports the learning that ranks: under the
+// platform rules the engine's (off unless MatcherConfig.LearningRanks), under the every-tag
+// rules the per-tag factors (docs/contract.md, "Learning under the platform rules").
 func prepLearningStatus(r *request) (op, *apiError) {
 	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
 		st := ws.engine.LearningStatus()
-		out := learningStatusAnswer{Enabled: st.Enabled, ShadowMode: st.ShadowMode, AutoWeights: st.AutoWeights,
-			ModelSize:     st.ModelSize,
-			SignalWeights: map[string]float64{}}
-		for k := range ws.signals {
-			out.SignalWeights[k] = 1
+		if st.Rules == match.RulesPlatform {
+			return http.StatusOK, platformLearningStatus(ws, st.Model), nil
 		}
+		out := learningStatusAnswer{Enabled: st.Enabled, ShadowMode: st.ShadowMode, AutoWeights: st.AutoWeights,
+			ModelSize: st.ModelSize, SignalWeights: creditedSignals(ws)}
 		if st.Enabled {
-			out.Rewards = &wireRewards{Accept: st.Rewards.Accept, Complete: st.Rewards.Complete, Reject: st.Rewards.Reject, Expiry: st.Rewards.Expiry}
+			expiry := st.Rewards.Expiry
+			out.Rewards = &wireRewards{Accept: st.Rewards.Accept, Complete: st.Rewards.Complete, Reject: st.Rewards.Reject, Expiry: &expiry}
 		}
 		if st.Stats != nil {
-			out.Stats = &wireLearnStats{Decisions: st.Stats.Decisions, Rewards: st.Stats.Outcomes, TotalReward: st.Stats.TotalReward}
-			if st.Stats.Outcomes > 0 {
-				out.Stats.AverageReward = st.Stats.TotalReward / float64(st.Stats.Outcomes)
-			}
+			out.Stats = learnStats(st.Stats.Decisions, st.Stats.Outcomes, st.Stats.TotalReward)
 		}
 		return http.StatusOK, out, nil
 	}, nil
+}
+
+// platformLearningStatus is learning.status under the platform rules: the platform's own
+// answer while the engine's learning is off (m nil), else the engine's model.
+func platformLearningStatus(ws *workspace, m *match.LearnedModelStatus) any {
+	if m == nil {
+		return learningOffAnswer{ShadowMode: true}
+	}
+	return learningStatusAnswer{Enabled: true, ShadowMode: m.Shadow, SignalWeights: creditedSignals(ws),
+		Rewards:   &wireRewards{Accept: match.RewardAccept, Complete: match.RewardComplete, Reject: match.RewardReject},
+		Stats:     learnStats(m.Decisions, m.Outcomes, m.TotalReward),
+		ModelSize: m.Weights}
+}
+
+// creditedSignals weighs every feedback signal credited so far 1 ({} before any).
+func creditedSignals(ws *workspace) map[string]float64 {
+	out := map[string]float64{}
+	for k := range ws.signals {
+		out[k] = 1
+	}
+	return out
+}
+
+// learnStats is the platform's LearningStats; the mean is 0 before the first reward.
+func learnStats(decisions, rewards int, total float64) *wireLearnStats {
+	out := &wireLearnStats{Decisions: decisions, Rewards: rewards, TotalReward: total}
+	if rewards > 0 {
+		out.AverageReward = total / float64(rewards)
+	}
+	return out
 }
 
 type workerStatsAnswer struct {

@@ -79,12 +79,13 @@ func TestCommentAuthorCarriesTheWorkersLabel(t *testing.T) {
 }
 
 // TestMembersThePlatformSends: members the platform's answers carry, with null where it sends
-// null: stats.meter.includedTasksPerMonth, learning.status.signalWeights,
+// null: stats.meter.includedTasksPerMonth, learning.status.signalWeights (with learning on),
 // worker.me.skillSetupPending, learning.workerStats skills[].skill and workers.get
 // skills[].weightOverride.
 func TestMembersThePlatformSends(t *testing.T) {
 	t.Parallel()
-	srv := Start(t, WithClock(NewManualClock(t0)), WithLimits(Limits{IncludedTasksPerMonth: 50000}))
+	srv := Start(t, WithClock(NewManualClock(t0)), WithLimits(Limits{IncludedTasksPerMonth: 50000}),
+		WithMatcher(MatcherConfig{LearningRanks: true}))
 
 	stats := members(t, mustAPI(t, srv, 200, "GET", "/stats", nil).Body)
 	assert.Equal(t, "50000", string(members(t, stats["meter"])["includedTasksPerMonth"]))

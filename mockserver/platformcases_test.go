@@ -40,6 +40,9 @@ type platformCase struct {
 	Body        any               `json:"body"`
 	Absent      []string          `json:"absent"`
 	Unsupported string            `json:"unsupported"` // why the mock cannot have the state
+
+	// LearningRanks: the platform's learning is on (MatcherConfig.LearningRanks).
+	LearningRanks bool `json:"learningRanks"`
 }
 
 // caseStep is one request. Strings in path, url and body may hold {name}: a value captured
@@ -102,6 +105,9 @@ func playCase(t *testing.T, setups map[string][]json.RawMessage, tc platformCase
 	opts := []Option{WithClock(NewManualClock(clock))}
 	if len(tc.Limits) > 0 {
 		opts = append(opts, WithLimits(Limits{TaskRate: tc.Limits["taskRate"], QueuedTasks: tc.Limits["queuedTasks"]}))
+	}
+	if tc.LearningRanks {
+		opts = append(opts, WithMatcher(MatcherConfig{LearningRanks: true}))
 	}
 	srv := Start(t, opts...)
 	vars := map[string]string{"workspace": srv.WorkspaceID()}

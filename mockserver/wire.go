@@ -267,6 +267,7 @@ type MatchReason struct {
 	Weight    *float64 `json:"weight,omitempty"`
 	Threshold *float64 `json:"threshold,omitempty"`
 	Factor    *float64 `json:"factor,omitempty"`
+	Predicted *float64 `json:"predicted,omitempty"`
 	Penalty   *float64 `json:"penalty,omitempty"`
 	Shadow    bool     `json:"shadow,omitempty"`
 	// The routing reasons' members (routing.go).
@@ -296,6 +297,9 @@ func reasonJSON(r match.Reason) MatchReason {
 		out.Weight, out.Threshold = &w, &th
 	case match.ReasonLearningBoost:
 		out.Factor, out.Shadow = &b, r.Shadow
+		if r.Predicted {
+			out.Factor, out.Predicted = nil, &b
+		}
 	case match.ReasonLoadPenalty:
 		out.Penalty = &b
 	}

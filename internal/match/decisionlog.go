@@ -28,10 +28,11 @@ type storedCand struct {
 // storedReason is 8 bytes; its Weight, Threshold and Boost are in storedDecision.values
 // when non-zero (has says which), since most reasons carry one number or none.
 type storedReason struct {
-	tag    int32 // -1: no tag
-	kind   uint8
-	has    uint8 // hasWeight | hasThreshold | hasBoost
-	shadow bool
+	tag       int32 // -1: no tag
+	kind      uint8
+	has       uint8 // hasWeight | hasThreshold | hasBoost
+	shadow    bool
+	predicted bool
 }
 
 const (
@@ -153,7 +154,7 @@ func (e *Engine) compact(sd *storedDecision, t *task) {
 				sd.full = e.explained(t.priority)
 				return
 			}
-			sr := storedReason{tag: tag, kind: kind, shadow: r.Shadow}
+			sr := storedReason{tag: tag, kind: kind, shadow: r.Shadow, predicted: r.Predicted}
 			// In flag order, the order expand reads them back.
 			if r.Weight != 0 {
 				sr.has |= hasWeight
@@ -192,7 +193,7 @@ func (e *Engine) expand(sd *storedDecision) Decision {
 		return v
 	}
 	for i, r := range sd.reasons {
-		rs[i] = Reason{Kind: kindOf(r.kind), Shadow: r.shadow}
+		rs[i] = Reason{Kind: kindOf(r.kind), Shadow: r.shadow, Predicted: r.predicted}
 		rs[i].Weight = next(r.has, hasWeight)
 		rs[i].Threshold = next(r.has, hasThreshold)
 		rs[i].Boost = next(r.has, hasBoost)

@@ -63,6 +63,7 @@ func (e *Engine) forgetStats(w *worker) {
 func (e *Engine) LearningStatus() LearningStatus {
 	l := e.cfg.Learning
 	st := LearningStatus{
+		Rules:       e.cfg.Rules,
 		Enabled:     !l.Disabled,
 		ShadowMode:  l.ShadowMode,
 		LearnedVeto: l.LearnedVeto,
@@ -81,6 +82,10 @@ func (e *Engine) LearningStatus() LearningStatus {
 			Workers: workers, Pairs: e.learnPairs, Outcomes: e.learnOuts,
 			Decisions: int(e.decSeq), TotalReward: e.learnSum,
 		}
+	}
+	if m := e.plat.learn; m != nil {
+		st.Model = &LearnedModelStatus{Shadow: m.shadow, Weights: len(m.model), Decisions: int(e.decSeq),
+			Outcomes: m.outcomes, TotalReward: m.total}
 	}
 	return st
 }

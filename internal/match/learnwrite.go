@@ -76,6 +76,7 @@ func (e *Engine) ResetLearning(now time.Time) Result {
 		// train nothing.
 		clear(l.model)
 		clear(l.open)
+		l.outcomes, l.total = 0, 0
 	}
 	return e.finish(res)
 }

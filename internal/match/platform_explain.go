@@ -106,7 +106,8 @@ func (e *Engine) platPlainScore(w *worker, s *spec, rs *[]Reason) (score float64
 
 // decidePlatform explains offering t to w in e.marks and e.reasons: w first, then other
 // workers reaching one of the task's tags (eligible ones first), at most MaxCandidates in
-// all, each with the platform's reasons.
+// all, each with the platform's reasons; with the engine's learning on, each eligible one
+// also with a learningBoost naming the reward the model predicts for it.
 //
 // The workers are gathered first and explained after: the carriers of a rare tag are
 // seldom touched and mostly out of the cache, and warming them in one loop lets their
@@ -121,6 +122,11 @@ func (e *Engine) decidePlatform(t *task, w *worker) {
 	for i, x := range met {
 		start := len(rs)
 		ok, score := e.checkPlatformNamed(x, &s, names, thr, i > 0, &rs)
+		if l := e.plat.learn; ok && l != nil {
+			// The pass ranked each eligible worker's candidates with the model's prediction
+			// (learnRank), from the same model: a pass trains nothing.
+			rs = append(rs, Reason{Kind: ReasonLearningBoost, Boost: l.predict(e.features(x, t)), Shadow: l.shadow, Predicted: true})
+		}
 		marks = append(marks, candMark{w: x, ok: ok, chosen: i == 0, score: score, start: start, end: len(rs)})
 	}
 	clear(met)

@@ -86,6 +86,9 @@ type platLearning struct {
 	rng     *rand.Rand
 	explore float64 // the exploration rate; 0: never
 	shadow  bool    // learn, do not rank
+	// What it trained on since the last reset (learning.status): outcomes and their sum.
+	outcomes int
+	total    float64
 }
 
 // newPlatLearning returns the learning state cfg asks for, or nil.
@@ -187,6 +190,8 @@ func (e *Engine) learnOutcome(t *task, o learnOutcome) {
 		delete(l.open, t)
 	}
 	l.update(fs, o.reward())
+	l.outcomes++
+	l.total += o.reward()
 }
 
 // learnForget drops t's open decision: a cancelled task has no outcome to learn from.

@@ -64,8 +64,14 @@ type LearningTotals struct {
 	TotalReward float64
 }
 
-// LearningStatus is the state of learning (GET /learning/status).
+// LearningStatus is the state of learning (GET /learning/status). Under RulesEveryTag
+// learning.status reports Enabled, ShadowMode, Rewards, Stats and ModelSize; under
+// RulesPlatform it reports Model, the engine's learning, and those fields describe only the
+// per-tag means kept for learning.workerStats and the learned weights.
 type LearningStatus struct {
+	// Rules is the engine's rule set: which of the fields learning.status reports.
+	Rules Rules
+	// Enabled: rewards are recorded per (worker, tag); false with LearningConfig.Disabled.
 	Enabled     bool
 	ShadowMode  bool
 	LearnedVeto bool
@@ -76,6 +82,19 @@ type LearningStatus struct {
 	Rewards     RewardTable
 	Stats       *LearningTotals // nil when learning is disabled
 	ModelSize   int             // number of (worker, tag) means kept
+	// Model is, under RulesPlatform, the engine's learning model (LearningConfig.Rank, not
+	// Disabled); nil when it is off, as it is by default, and under RulesEveryTag.
+	Model *LearnedModelStatus
+}
+
+// LearnedModelStatus is the state of the engine's learning model under RulesPlatform
+// (platform_learning.go).
+type LearnedModelStatus struct {
+	Shadow      bool    // it learns without ranking (LearningConfig.ShadowMode)
+	Weights     int     // feature weights the model holds
+	Decisions   int     // routing decisions made
+	Outcomes    int     // outcomes it trained on since the last reset
+	TotalReward float64 // the sum of their rewards
 }
 
 // TagStat is a worker's learning for one tag (GET /learning/workers/{id}).

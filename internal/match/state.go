@@ -22,7 +22,8 @@ type State struct {
 	Workers     []WorkerState
 	Tasks       []TaskState
 	Learned     []LearnedValue
-	// LearnTotals are the workspace-wide sums learning.status reports.
+	// LearnTotals are the workspace-wide sums of the per-tag means (learning.status reports
+	// them under RulesEveryTag).
 	LearnTotals LearningTotals
 }
 

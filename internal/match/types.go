@@ -303,8 +303,11 @@ type Reason struct {
 	Tag       string
 	Weight    float64 // tagWeight, zeroWeight, threshold: the worker's weight for Tag
 	Threshold float64 // threshold: the task's minimum
-	Boost     float64 // learningBoost: the factor (1 = neutral); loadPenalty: the amount
+	Boost     float64 // learningBoost: the factor (1 = neutral), or the Predicted reward; loadPenalty: the amount
 	Shadow    bool    // learningBoost in shadow mode: reported, not applied
+	// Predicted: a learningBoost of RulesPlatform's learning (LearningConfig.Rank), whose Boost
+	// is the reward its model predicts for the pair, added to priority + score, not a factor.
+	Predicted bool
 	// The routing inputs' reasons (routing.go) name a skill, a team or a distance.
 	Skill       string  // missingSkill, skillExpired, skillLevelTooLow, skillWeight
 	Level       int     // skillLevelTooLow, skillWeight: the worker's level
