@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"sync"
 
 	"github.com/hashicorp/go-retryablehttp"
 )
@@ -113,19 +114,28 @@ func (c *Client) storageCall(ctx context.Context, method, rawURL string, header 
 // calls for each attempt. An io.Seeker is rewound to its first position
 // each time; any other reader is handed out once and refuses a second
 // read (then the call has no retries, and net/http cannot resend it).
+//
+// net/http may go on reading an attempt's body after RoundTrip returned,
+// until it closes it, so a rewind waits for the previous attempt's body to
+// be closed: two attempts never read the caller's reader at once.
 func storageBody(body io.Reader, size int64) (retryablehttp.ReaderFunc, bool) {
 	if s, ok := body.(io.ReadSeeker); ok {
 		start, err := s.Seek(0, io.SeekCurrent)
 		if err == nil {
+			var prev *sizedReader
 			return func() (io.Reader, error) {
+				if prev != nil {
+					<-prev.closed
+				}
 				if _, err := s.Seek(start, io.SeekStart); err != nil {
 					return nil, err
 				}
-				return &sizedReader{r: io.LimitReader(s, size), n: size}, nil
+				prev = newSizedReader(io.LimitReader(s, size), size)
+				return prev, nil
 			}, true
 		}
 	}
-	once := &sizedReader{r: io.LimitReader(body, size), n: size}
+	once := newSizedReader(io.LimitReader(body, size), size)
 	return func() (io.Reader, error) {
 		if once.read {
 			return nil, errBodyNotRewindable
@@ -134,12 +144,18 @@ func storageBody(body io.Reader, size int64) (retryablehttp.ReaderFunc, bool) {
 	}, false
 }
 
-// sizedReader reports its size, so retryablehttp sets Content-Length, and
-// remembers being read.
+// sizedReader reports its size, so retryablehttp sets Content-Length,
+// remembers being read, and says when its reader is done with it.
 type sizedReader struct {
-	r    io.Reader
-	n    int64
-	read bool
+	r         io.Reader
+	n         int64
+	read      bool
+	closed    chan struct{}
+	closeOnce sync.Once
+}
+
+func newSizedReader(r io.Reader, n int64) *sizedReader {
+	return &sizedReader{r: r, n: n, closed: make(chan struct{})}
 }
 
 func (s *sizedReader) Read(p []byte) (int, error) {
@@ -149,6 +165,13 @@ func (s *sizedReader) Read(p []byte) (int, error) {
 
 // Len is the body's size, for retryablehttp's Content-Length.
 func (s *sizedReader) Len() int { return int(s.n) }
+
+// Close marks the body as no longer read; net/http closes each attempt's
+// body when it is done with it.
+func (s *sizedReader) Close() error {
+	s.closeOnce.Do(func() { close(s.closed) })
+	return nil
+}
 
 // scrubURL replaces the URL of a transport error, a presigned credential,
 // with a placeholder; the error's type and cause stay as they were.
