@@ -242,6 +242,10 @@ func findRoute(routeTable []route, method string, u *url.URL) (route, []string, 
 	var allow []string
 	for i := range routeTable {
 		rt := &routeTable[i]
+		// Most routes differ in length or first segment: skipped before matchPattern.
+		if len(rt.parts) != len(segs) || rt.parts[0] != segs[0] && rt.parts[0] != "{}" {
+			continue
+		}
 		params, literals, ok := matchPattern(rt.parts, segs)
 		if !ok {
 			continue
@@ -274,6 +278,12 @@ func findRoute(routeTable []route, method string, u *url.URL) (route, []string, 
 func matchPattern(pat []string, segs []string) (params []string, literals int, ok bool) {
 	if len(pat) != len(segs) {
 		return nil, 0, false
+	}
+	// A first pass decides the match, so a pattern that fails allocates no parameters.
+	for i, p := range pat {
+		if p != segs[i] && (p != "{}" || segs[i] == "") {
+			return nil, 0, false
+		}
 	}
 	for i, p := range pat {
 		switch {
