@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Counts the instructions the mock server spends per create, in process, with valgrind's
 # callgrind: repeatable on a loaded machine, where CPU time is not. BenchmarkCreateCPU/SUB
-# (mockserver/cpu_bench_test.go) runs twice, with 500 and 2500 creates; the difference of the
-# two totals over 2000 is the cost of one create, without the test binary's start and the
-# contract's compile. With --base REF the same is measured on the code at git REF (the
+# (mockserver/cpu_bench_test.go) runs twice, with 500 and N creates (--n, default 8000);
+# the difference of the two totals over N-500 is the cost of one create, without the
+# binary's start and the contract's compile. With --base REF the same is measured on the code at git REF (the
 # benchmark file of this tree is copied in when REF lacks it) and the ratio printed.
 #
 #   scripts/createinstr.sh                       # this tree, sub-benchmark "mock"
 #   scripts/createinstr.sh --base bdd965d        # and the code at bdd965d, with the ratio
 #   scripts/createinstr.sh --sub mock-strict     # another sub-benchmark (this tree only)
+#
+# The collector's cycles fall in or out of the window by chance: with N=2500 two runs of one
+# binary differed by up to 13%; a larger N averages over more cycles.
 #
 # Go's runtime needs GODEBUG=asyncpreemptoff=1 (callgrind trips over the preemption signal)
 # and cpu.rdtscp=off (callgrind does not emulate RDTSCP) under valgrind; both are set here.
@@ -17,11 +20,13 @@ cd "$(dirname "$0")/.."
 
 base=""
 sub=mock
+big=8000
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--base) base=${2:?--base needs a git ref}; shift ;;
 	--sub) sub=${2:?}; shift ;;
-	-h | --help) sed -n '2,15p' "$0"; exit 0 ;;
+	--n) big=${2:?}; shift ;;
+	-h | --help) sed -n '2,17p' "$0"; exit 0 ;;
 	*) echo "createinstr.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -35,7 +40,7 @@ trap 'rm -rf "$tmp"' EXIT
 perCreate() {
 	local bin=$1 n total allocs
 	local -a totals
-	for n in 500 2500; do
+	for n in 500 "$big"; do
 		(cd mockserver && GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off GOMAXPROCS=1 \
 			valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$bin" -test.run '^$' \
 			-test.bench "^BenchmarkCreateCPU\$/^$sub\$" -test.benchtime "${n}x" -test.benchmem >"$tmp/log" 2>&1)
@@ -43,7 +48,7 @@ perCreate() {
 		totals+=("$total")
 		allocs=$(awk '/allocs\/op/ {print $(NF-1)}' "$tmp/log")
 	done
-	echo "$(( (totals[1] - totals[0]) / 2000 )) $allocs"
+	echo "$(( (totals[1] - totals[0]) / (big - 500) )) $allocs"
 }
 
 go test -c -o "$tmp/new.test" ./mockserver
