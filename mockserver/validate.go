@@ -10,7 +10,8 @@ import (
 // Request bodies and queries reach a prepare function only after checkRequest (http.go)
 // validated them against the operation's schema in api/openapi.json: types, required and
 // unknown members, lengths, counts, ranges, enums and patterns. A prepare function therefore
-// decodes the body straight into a typed struct and checks by hand only what no schema can
+// decodes the body straight into a typed struct (the create reads it from the schema check's
+// tree instead, createTaskBody.fromTree) and checks by hand only what no schema can
 // state: rules across members (skillThresholds naming a tag of the same task, a schedule
 // ending before it starts) and rules on state (a task's status, a worker's break).
 
