@@ -180,7 +180,7 @@ func (s *Server) handle(r *http.Request) (response, []byte) {
 		quotaHeaders(nil, s.cfg.limits, s.clock.Now(), resp.header)
 		return resp, nil
 	}
-	rt, params, rerr := findRoute(s.routes, r.Method, r.URL)
+	rt, params, rerr := findRoute(&s.routes, r.Method, r.URL)
 	var body []byte
 	if rerr == nil && rt.hasBody {
 		body, rerr = readBody(r)

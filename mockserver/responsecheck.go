@@ -41,9 +41,9 @@ func (s *Server) checkResponse(r *http.Request, resp *response) {
 		return
 	}
 	var problem string
-	if err := s.contract.ValidateResponse(opID, resp.status, resp.body); err != nil {
+	if extra, err := s.contract.CheckResponse(opID, resp.status, resp.body); err != nil {
 		problem = err.Error()
-	} else if extra := s.contract.UndeclaredMembers(opID, resp.status, resp.body); len(extra) > 0 {
+	} else if len(extra) > 0 {
 		// A platform-plane answer carries only what the contract defines, even where JSON
 		// Schema would let an object hold more (internal/contract.UndeclaredMembers).
 		problem = "members the contract does not define: " + strings.Join(extra, ", ")

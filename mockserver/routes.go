@@ -57,13 +57,39 @@ func anonymousParams(path string) string {
 	return strings.Join(segs, "/")
 }
 
-// indexRoutes splits every pattern once, when a server is made: a lookup walks the whole
-// table, and splitting each pattern again per request cost more than the lookup itself.
-func indexRoutes(table []route) []route {
+// routeTable is a plane's routes in table order, indexed by a pattern's first segment.
+type routeTable struct {
+	all     []route
+	byFirst map[string][]int // positions in all, ascending, of the patterns starting with that literal
+	wild    []int            // positions of the patterns starting with a parameter
+}
+
+// indexRoutes splits every pattern once, when a server is made, and indexes the table by
+// first segment: a lookup then walks only the routes that can match, not the whole table.
+func indexRoutes(table []route) routeTable {
+	t := routeTable{all: table, byFirst: map[string][]int{}}
 	for i := range table {
 		table[i].parts = strings.Split(strings.TrimPrefix(table[i].pattern, "/"), "/")
+		if first := table[i].parts[0]; first == "{}" {
+			t.wild = append(t.wild, i)
+		} else {
+			t.byFirst[first] = append(t.byFirst[first], i)
+		}
 	}
-	return table
+	return t
+}
+
+// candidates lists, in table order, the positions of the routes whose first segment can
+// match seg.
+func (t *routeTable) candidates(seg string) []int {
+	lit := t.byFirst[seg]
+	if len(t.wild) == 0 {
+		return lit
+	}
+	out := make([]int, 0, len(lit)+len(t.wild))
+	out = append(append(out, lit...), t.wild...)
+	slices.Sort(out)
+	return out
 }
 
 // newRoutes lists the operations in the order of the API tables. Literal segments win over
@@ -217,7 +243,7 @@ func Operations() []string {
 // platform's router does: an id holding an escaped "/" is one segment, which then fails the id
 // check, instead of becoming a separator that reaches another operation
 // (DELETE /workers/w1%2Fidentity must not remove w1's sign-in).
-func findRoute(routeTable []route, method string, u *url.URL) (route, []string, *apiError) {
+func findRoute(table *routeTable, method string, u *url.URL) (route, []string, *apiError) {
 	path := u.EscapedPath()
 	rel, ok := strings.CutPrefix(path, BasePath+"/")
 	if !ok {
@@ -240,8 +266,11 @@ func findRoute(routeTable []route, method string, u *url.URL) (route, []string, 
 	var bestParams []string
 	bestLiterals := -1
 	var allow []string
-	for i := range routeTable {
-		rt := &routeTable[i]
+	for _, i := range table.candidates(segs[0]) {
+		rt := &table.all[i]
+		if len(rt.parts) != len(segs) {
+			continue
+		}
 		params, literals, ok := matchPattern(rt.parts, segs)
 		if !ok {
 			continue
@@ -274,6 +303,12 @@ func findRoute(routeTable []route, method string, u *url.URL) (route, []string, 
 func matchPattern(pat []string, segs []string) (params []string, literals int, ok bool) {
 	if len(pat) != len(segs) {
 		return nil, 0, false
+	}
+	// A first pass decides the match, so a pattern that fails allocates no parameters.
+	for i, p := range pat {
+		if p != segs[i] && (p != "{}" || segs[i] == "") {
+			return nil, 0, false
+		}
 	}
 	for i, p := range pat {
 		switch {

@@ -37,13 +37,13 @@ type Server struct {
 	faults   faultSet
 	rec      recorder
 	reqIDs   requestIDs // X-Request-Id of every answer (requestid.go)
-	routes   []route
+	routes   routeTable
 	// The worker plane: its routes, the token table and the workspace ids sign-ins name.
-	workerRoutes []route
+	workerRoutes routeTable
 	sessions     sessions
 	workspaceIDs []string // parallel to keys
 	// The supervisor plane (supervisor.go) and the session planes' push targets (push.go).
-	supervisorRoutes []route
+	supervisorRoutes routeTable
 	supervisors      supervisorStore
 	push             pushStore
 

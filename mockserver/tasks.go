@@ -47,6 +47,132 @@ type opaqueTaskMembers struct {
 	Slot           json.RawMessage `json:"slot"`
 }
 
+// fromTree fills b from the tree the schema check parsed (request.decoded) and, for the
+// members kept as sent, from the body's text: the create's body is not parsed a second time.
+// It reports false, leaving b partly filled, for anything but a plain object whose members
+// are each named once and have the types the schema admits; the caller then decodes the
+// body with encoding/json, the same result by a slower road.
+func (b *createTaskBody) fromTree(r *request) bool {
+	tree, ok := r.decoded.(map[string]any)
+	if !ok {
+		return false
+	}
+	seen := make(map[string]struct{}, len(tree))
+	return eachMember(r.body, func(name string, raw []byte) bool {
+		if _, dup := seen[name]; dup {
+			return false
+		}
+		seen[name] = struct{}{}
+		v := tree[name]
+		var ok bool
+		switch name {
+		case "id":
+			b.ID, ok = v.(string)
+		case "title":
+			var s string
+			s, ok = v.(string)
+			b.Title = &s
+		case "description":
+			var s string
+			s, ok = v.(string)
+			b.Description = &s
+		case "tags":
+			b.Tags, ok = treeStrings(v)
+		case "vetoedWorkers":
+			b.VetoedWorkers, ok = treeStrings(v)
+		case "priority":
+			b.Priority, ok = treeFloat(v)
+		case "skillThresholds":
+			m, isObj := v.(map[string]any)
+			if !isObj {
+				return false
+			}
+			b.SkillThresholds = make(map[string]float64, len(m))
+			for k, x := range m {
+				f, isNum := treeFloat(x)
+				if !isNum {
+					return false
+				}
+				b.SkillThresholds[k] = f
+			}
+			ok = true
+		default:
+			dst := b.rawMember(name)
+			if dst == nil {
+				return false
+			}
+			*dst = append(json.RawMessage(nil), raw...)
+			ok = true
+		}
+		return ok
+	})
+}
+
+// rawMember is the field of a member kept as sent, nil for any other name.
+func (b *createTaskBody) rawMember(name string) *json.RawMessage {
+	m := &b.opaqueTaskMembers
+	switch name {
+	case "meta":
+		return &b.Meta
+	case "escalation":
+		return &b.Escalation
+	case "sla":
+		return &b.SLA
+	case "schedule":
+		return &b.Schedule
+	case "recurrence":
+		return &b.Recurrence
+	case "context":
+		return &m.Context
+	case "references":
+		return &m.References
+	case "requiredSkills":
+		return &m.RequiredSkills
+	case "latitude":
+		return &m.Latitude
+	case "longitude":
+		return &m.Longitude
+	case "maxDistanceKm":
+		return &m.MaxDistanceKm
+	case "requireGeo":
+		return &m.RequireGeo
+	case "allowedCidrs":
+		return &m.AllowedCidrs
+	case "teamId":
+		return &m.TeamID
+	case "preferTeamId":
+		return &m.PreferTeamID
+	case "slot":
+		return &m.Slot
+	}
+	return nil
+}
+
+// treeStrings reads an array of strings from a parsed tree.
+func treeStrings(v any) ([]string, bool) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, len(items))
+	for i, x := range items {
+		if out[i], ok = x.(string); !ok {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// treeFloat reads a number from a parsed tree as encoding/json would into a float64.
+func treeFloat(v any) (float64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	return f, err == nil
+}
+
 // sent lists the members that were in the body, by wire name; nil when none was.
 func (m *opaqueTaskMembers) sent() map[string]json.RawMessage {
 	var out map[string]json.RawMessage
@@ -74,8 +200,11 @@ func (m *opaqueTaskMembers) sent() map[string]json.RawMessage {
 // create makes a recurring template instead (recurring.go).
 func prepCreateTask(r *request) (op, *apiError) {
 	var body createTaskBody
-	if err := decodeBody(r.body, &body); err != nil {
-		return nil, err
+	if !body.fromTree(r) {
+		body = createTaskBody{}
+		if err := decodeBody(r.body, &body); err != nil {
+			return nil, err
+		}
 	}
 	in, err := decodeTaskInput(&body)
 	if err != nil {

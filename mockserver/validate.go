@@ -10,7 +10,8 @@ import (
 // Request bodies and queries reach a prepare function only after checkRequest (http.go)
 // validated them against the operation's schema in api/openapi.json: types, required and
 // unknown members, lengths, counts, ranges, enums and patterns. A prepare function therefore
-// decodes the body straight into a typed struct and checks by hand only what no schema can
+// decodes the body straight into a typed struct (the create reads it from the schema check's
+// tree instead, createTaskBody.fromTree) and checks by hand only what no schema can
 // state: rules across members (skillThresholds naming a tag of the same task, a schedule
 // ending before it starts) and rules on state (a task's status, a worker's break).
 
@@ -69,3 +70,113 @@ func compact(v json.RawMessage) json.RawMessage {
 }
 
 func containsString(items []string, s string) bool { return slices.Contains(items, s) }
+
+// eachMember calls fn with every top-level member of a JSON object the schema has accepted:
+// its name and its value's text exactly as sent (no surrounding whitespace), the bytes
+// json.RawMessage would hold. It reports false, having stopped, when the text is not a plain
+// object or a name holds an escape (the caller then decodes with encoding/json), or when fn
+// returns false.
+func eachMember(body []byte, fn func(name string, raw []byte) bool) bool {
+	i := skipSpace(body, 0)
+	if i >= len(body) || body[i] != '{' {
+		return false
+	}
+	i = skipSpace(body, i+1)
+	if i < len(body) && body[i] == '}' {
+		return skipSpace(body, i+1) == len(body)
+	}
+	for i < len(body) {
+		if body[i] != '"' {
+			return false
+		}
+		end := i + 1
+		for end < len(body) && body[end] != '"' {
+			if body[end] == '\\' {
+				return false
+			}
+			end++
+		}
+		if end >= len(body) {
+			return false
+		}
+		name := string(body[i+1 : end])
+		i = skipSpace(body, end+1)
+		if i >= len(body) || body[i] != ':' {
+			return false
+		}
+		start := skipSpace(body, i+1)
+		stop, ok := skipValue(body, start)
+		if !ok || !fn(name, body[start:stop]) {
+			return false
+		}
+		i = skipSpace(body, stop)
+		if i >= len(body) {
+			return false
+		}
+		switch body[i] {
+		case ',':
+			i = skipSpace(body, i+1)
+		case '}':
+			return skipSpace(body, i+1) == len(body)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns where the value starting at i ends, in text already known to be JSON.
+func skipValue(b []byte, i int) (int, bool) {
+	depth := 0
+	for i < len(b) {
+		switch c := b[i]; c {
+		case '"':
+			i++
+			for i < len(b) && b[i] != '"' {
+				if b[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			if i >= len(b) {
+				return 0, false
+			}
+			i++
+		case '{', '[':
+			depth++
+			i++
+		case '}', ']':
+			if depth == 0 {
+				return i, true
+			}
+			depth--
+			i++
+		case ',':
+			if depth == 0 {
+				return i, true
+			}
+			i++
+		case ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return i, true
+			}
+			i++
+		default:
+			i++
+		}
+		if depth == 0 && i > 0 && (b[i-1] == '"' || b[i-1] == '}' || b[i-1] == ']') {
+			return i, true
+		}
+	}
+	if depth == 0 {
+		return i, true
+	}
+	return 0, false
+}

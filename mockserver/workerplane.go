@@ -69,7 +69,7 @@ func unauthorized(msg string) *apiError {
 // handleWorkerPlane is handle for worker-plane paths: the token decides the workspace and the
 // worker, and every operation runs as that worker.
 func (s *Server) handleWorkerPlane(r *http.Request) (response, []byte) {
-	rt, params, rerr := findRoute(s.workerRoutes, r.Method, r.URL)
+	rt, params, rerr := findRoute(&s.workerRoutes, r.Method, r.URL)
 	req := &request{method: r.Method, path: r.URL.Path, params: params, query: r.URL.Query(), workerPlane: true, origin: "http://" + r.Host}
 	var ws *workspace
 	if rerr == nil && !signsIn(rt.pattern) {

@@ -370,6 +370,9 @@ func (c *Contract) Operations() []string {
 // DecodeJSON decodes a body the way the validators expect it (numbers kept exact), so a
 // caller that validates and then reads the value decodes it once.
 func DecodeJSON(body []byte) (any, error) {
+	if v, ok := parsePlain(body); ok {
+		return v, nil
+	}
 	return jsonschema.UnmarshalJSON(bytes.NewReader(body))
 }
 

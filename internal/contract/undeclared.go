@@ -12,6 +12,11 @@ import (
 // properties (free-form data such as meta or a result) and one that states
 // additionalProperties (true, or a schema for a map's values) are open as they say.
 func (c *Contract) UndeclaredMembers(opID string, status int, body []byte) []string {
+	return c.undeclaredMembers(opID, status, body, nil)
+}
+
+// undeclaredMembers is UndeclaredMembers; parsed, when not nil, is the body already parsed.
+func (c *Contract) undeclaredMembers(opID string, status int, body []byte, parsed any) []string {
 	op, ok := c.ops[opID]
 	if !ok || status >= 400 {
 		return nil
@@ -24,9 +29,12 @@ func (c *Contract) UndeclaredMembers(opID string, status int, body []byte) []str
 	if sch == nil {
 		return nil
 	}
-	v, err := DecodeJSON(body)
-	if err != nil {
-		return nil // ValidateResponse reports it
+	v := parsed
+	if v == nil {
+		var err error
+		if v, err = DecodeJSON(body); err != nil {
+			return nil // ValidateResponse reports it
+		}
 	}
 	var out []string
 	c.undeclared(sch, v, "", &out, 0)

@@ -140,9 +140,26 @@ func jsonNumber(r *big.Rat) any {
 // declare is a violation when it is a success; an undeclared error status must still carry
 // the error envelope {"error":{"code","message"}}.
 func (c *Contract) ValidateResponse(opID string, status int, body []byte) error {
+	_, err := c.validateResponse(opID, status, body)
+	return err
+}
+
+// CheckResponse is ValidateResponse, then, for an answer that passes, UndeclaredMembers,
+// with the body parsed once for both.
+func (c *Contract) CheckResponse(opID string, status int, body []byte) (undeclared []string, err error) {
+	v, err := c.validateResponse(opID, status, body)
+	if err != nil {
+		return nil, err
+	}
+	return c.undeclaredMembers(opID, status, body, v), nil
+}
+
+// validateResponse is ValidateResponse; it also returns the body as parsed for the schema,
+// nil when it was not parsed.
+func (c *Contract) validateResponse(opID string, status int, body []byte) (any, error) {
 	op, ok := c.ops[opID]
 	if !ok {
-		return &UnknownOperationError{ID: opID}
+		return nil, &UnknownOperationError{ID: opID}
 	}
 	code := strconv.Itoa(status)
 	sch, declared := op.responses[code]
@@ -154,21 +171,21 @@ func (c *Contract) ValidateResponse(opID string, status int, body []byte) error 
 	}
 	if !declared {
 		if status < 400 {
-			return &ValidationError{Problems: []string{fmt.Sprintf("response status %d is not declared", status)}}
+			return nil, &ValidationError{Problems: []string{fmt.Sprintf("response status %d is not declared", status)}}
 		}
-		return checkEnvelope(body)
+		return nil, checkEnvelope(body)
 	}
 	if sch == nil {
-		return nil
+		return nil, nil
 	}
 	v, err := DecodeJSON(body)
 	if err != nil {
-		return &ValidationError{Problems: []string{"response must be valid JSON"}}
+		return nil, &ValidationError{Problems: []string{"response must be valid JSON"}}
 	}
 	if err := sch.Validate(v); err != nil {
-		return &ValidationError{Problems: describe("response", err)}
+		return v, &ValidationError{Problems: describe("response", err)}
 	}
-	return nil
+	return v, nil
 }
 
 func checkEnvelope(body []byte) error {

@@ -1,0 +1,68 @@
+package contract
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// TestParsePlain holds the one-pass parser to encoding/json's tree (as the validator reads
+// it) on every text it takes, and checks that it leaves escapes, non-ASCII text, deep
+// nesting and every malformed text to encoding/json.
+func TestParsePlain(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		fast bool
+	}{
+		{`{"tags":["english","billing"],"priority":5,"title":"Refund request","meta":{"orderId":"o_123"}}`, true},
+		{" \n{ \"a\" : [ 1 , -0 , 0.5 , -12.25e+3 , 1E-2 , 10 ] , \"b\" : { } , \"c\" : [ ] }\t", true},
+		{`{"t":true,"f":false,"n":null,"s":"","x":"a b/c~}]"}`, true},
+		{`{"a":1,"a":2}`, true},
+		{`[[[[]]]]`, true},
+		{`"top"`, true},
+		{`12345678901234567890123456789`, true},
+		{`{"a":"\u00e9"}`, false},
+		{`{"a":"é"}`, false},
+		{`{"a\"":1}`, false},
+		{"{\"a\":\"\x7f\"}", false},
+		{string(bytes.Repeat([]byte("["), 100)) + string(bytes.Repeat([]byte("]"), 100)), false},
+		// Malformed: always left to encoding/json, which refuses them.
+		{``, false},
+		{`{`, false},
+		{`{"a":1,}`, false},
+		{`[1,]`, false},
+		{`{"a" 1}`, false},
+		{`{"a":01}`, false},
+		{`{"a":1.}`, false},
+		{`{"a":.5}`, false},
+		{`{"a":-}`, false},
+		{`{"a":1e}`, false},
+		{`{"a":+1}`, false},
+		{`{"a":tru}`, false},
+		{`{"a":truex}`, false},
+		{`{"a":1} x`, false},
+		{`{"a":1}{}`, false},
+		{"{\"a\":\"x\ny\"}", false},
+		{`{a:1}`, false},
+		{`{"a":"open}`, false},
+	} {
+		got, fast := parsePlain([]byte(tc.text))
+		if fast != tc.fast {
+			t.Errorf("parsePlain(%q) took it = %v, want %v", tc.text, fast, tc.fast)
+			continue
+		}
+		want, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(tc.text)))
+		if !fast {
+			continue
+		}
+		if err != nil {
+			t.Errorf("parsePlain took %q, which encoding/json refuses: %v", tc.text, err)
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("parsePlain(%q) differs from encoding/json (-want +got):\n%s", tc.text, diff)
+		}
+	}
+}
