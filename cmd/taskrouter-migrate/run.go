@@ -24,6 +24,7 @@ const usage = `usage:
   taskrouter-migrate plan     -workspace PATH [-out DIR] [-at TIME] [-json]
   taskrouter-migrate shadow   -workspace PATH -events PATH [-at TIME] [-shards N] [-json] [-quiet]
   taskrouter-migrate generate -out DIR [-workers N] [-events N] [-seed N]
+  taskrouter-migrate -version
 run a verb with -h for its flags`
 
 // run is the command; now gives the default of -at (the time queue expressions that read
@@ -40,6 +41,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, now func(
 		return runShadow(ctx, args[1:], stdout, stderr, now)
 	case "generate":
 		return runGenerate(args[1:], stdout, stderr)
+	case "-version", "--version", "version":
+		fmt.Fprintln(stdout, versionString())
+		return nil
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil

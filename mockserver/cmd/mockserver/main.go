@@ -77,14 +77,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	retention := fs.Int("retention", mockserver.DefaultRetention, "newest webhook events, delivery attempts, stats-ledger entries and worker outcomes kept (negative: all)")
 	logLevel := fs.String("log-level", "info", "log level on standard error: debug, info, warn or error")
 	logFormat := fs.String("log-format", "text", "log format on standard error: text or json")
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	withParent := fs.Bool("exit-with-parent", true, "exit when the parent process exits (false for a server left running by a shell that ends)")
+	onStdinClose := fs.Bool("exit-on-stdin-close", false, "exit when standard input closes (start it with a pipe the harness holds)")
 	fs.Usage = func() { usage(fs) }
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *showVersion {
+		_, err := fmt.Fprintln(stdout, versionString())
 		return err
 	}
 	logger, err := newLogger(stderr, *logLevel, *logFormat)
 	if err != nil {
 		return err
 	}
+	ctx, stopWatches := exitWatches(ctx, logger, *withParent, *onStdinClose)
+	defer stopWatches()
 
 	matcher := mockserver.MatcherConfig{Rules: mockserver.MatchRules(*rules), Mode: mockserver.MatchMode(*mode), DefaultMaxBacklog: *backlog,
 		OfferTimeout: *offerTimeout, LearningDisabled: *noLearning}
