@@ -8,6 +8,10 @@
 #
 #   scripts/release/rehearse.sh            # the version in VERSION
 #   KEEP=1 scripts/release/rehearse.sh     # keep the temporary directory and print it
+#   REHEARSE_GOTOOLCHAIN=go1.24.0 scripts/release/rehearse.sh   # as a user on the oldest Go
+#
+# It also installs both commands with `go install ...@VERSION`, as the README tells users of
+# other languages to, and checks that -version prints VERSION.
 #
 # The file proxy comes first in GOPROXY; the machine's own GOPROXY (`go env GOPROXY`) follows
 # it for every other module. GONOSUMDB names our modules, which the checksum database has never
@@ -50,7 +54,8 @@ cache=$(go env GOMODCACHE)
 mkdir -p "$tmp/consumer"
 cp scripts/release/consumer/main.go.txt "$tmp/consumer/main.go"
 cd "$tmp/consumer"
-export GOWORK=off GOFLAGS=-mod=mod GOTOOLCHAIN=local GOMODCACHE="$tmp/modcache"
+export GOWORK=off GOFLAGS=-mod=mod GOTOOLCHAIN="${REHEARSE_GOTOOLCHAIN:-local}" GOMODCACHE="$tmp/modcache"
+go version
 export GOPROXY="file://$tmp/proxy,file://$cache/cache/download,$fallback"
 export GONOSUMDB="$mod,$mod/*" GOPRIVATE= GONOPROXY=
 go mod init example.com/consumer >/dev/null 2>&1
@@ -61,5 +66,11 @@ go list -m "$mod" "$mod/otel" "$mod/dedupe/redis"
 # module cache path, so a second rehearsal on one machine compiles only what changed.
 go build -trimpath -o consumer .
 ./consumer
+GOFLAGS= GOBIN="$tmp/bin" go install -trimpath "$mod/mockserver/cmd/mockserver@$version" "$mod/cmd/taskrouter-migrate@$version"
+for c in mockserver taskrouter-migrate; do
+  got=$("$tmp/bin/$c" -version)
+  if [ "$got" != "$version" ]; then echo "go install ...$c@$version: -version printed $got"; exit 1; fi
+done
+echo "go install ...@$version: mockserver and taskrouter-migrate print $version"
 go clean -modcache
 echo "rehearsal of $version passed"
