@@ -5,6 +5,9 @@
 // "adminUrl"} on standard output once it accepts connections, logs each request and each
 // webhook delivery attempt on standard error (-log-level, -log-format), and exits cleanly on
 // SIGINT or SIGTERM, after the webhook attempts in flight (a second signal stops it at once).
+// It stops the same way when the process that started it exits (-exit-with-parent, on by
+// default) and, with -exit-on-stdin-close, when its standard input closes, so a test harness
+// that loses track of it leaves nothing running. -version prints its version.
 // Tests steer it over HTTP through the admin endpoints under /_mock/ (listed by -h and in the
 // mockserver package documentation): move a manual clock, inject faults, read events and
 // deliveries, reset.
