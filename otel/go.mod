@@ -4,7 +4,7 @@ go 1.24.0
 
 require (
 	github.com/google/go-cmp v0.7.0
-	github.com/taskrouting/taskrouting-go v0.0.0
+	github.com/taskrouting/taskrouting-go v0.1.0
 	go.opentelemetry.io/otel v1.40.0
 	go.opentelemetry.io/otel/metric v1.40.0
 	go.opentelemetry.io/otel/sdk v1.40.0
@@ -25,5 +25,3 @@ require (
 	golang.org/x/text v0.14.0 // indirect
 	golang.org/x/time v0.14.0 // indirect
 )
-
-replace github.com/taskrouting/taskrouting-go => ../

@@ -25,6 +25,7 @@ const usage = `usage:
   taskrouter-migrate shadow   -workspace PATH -events PATH [-at TIME] [-shards N] [-json] [-quiet] [-strict] [-list N]
   taskrouter-migrate expr     [-scope worker|task] [-task PATH] [-worker PATH] [-at TIME] [-json] EXPRESSION [PATH]
   taskrouter-migrate generate -out DIR [-workers N] [-events N] [-seed N]
+  taskrouter-migrate -version
 run a verb with -h for its flags`
 
 // run is the command; now gives the default of -at (the time queue expressions that read
@@ -43,6 +44,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, now func(
 		return runGenerate(args[1:], stdout, stderr)
 	case "expr":
 		return runExpr(args[1:], stdout, stderr, now)
+	case "-version", "--version", "version":
+		fmt.Fprintln(stdout, versionString())
+		return nil
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil

@@ -324,3 +324,18 @@ func TestExpr(t *testing.T) {
 		})
 	}
 }
+
+func TestVersionVerb(t *testing.T) {
+	old := version
+	version = "v9.8.7-test" // what -ldflags "-X main.version=..." stamps in a release build
+	t.Cleanup(func() { version = old })
+	for _, arg := range []string{"-version", "--version", "version"} {
+		var out, errb bytes.Buffer
+		if err := run(t.Context(), []string{arg}, &out, &errb, time.Now); err != nil {
+			t.Fatalf("%s: %v", arg, err)
+		}
+		if diff := cmp.Diff("v9.8.7-test\n", out.String()); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", arg, diff)
+		}
+	}
+}

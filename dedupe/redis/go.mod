@@ -6,7 +6,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/redis/go-redis/v9 v9.20.0
 	github.com/stretchr/testify v1.12.1
-	github.com/taskrouting/taskrouting-go v0.0.0-00010101000000-000000000000
+	github.com/taskrouting/taskrouting-go v0.1.0
 )
 
 require (
@@ -20,5 +20,3 @@ require (
 	golang.org/x/text v0.14.0 // indirect
 	golang.org/x/time v0.14.0 // indirect
 )
-
-replace github.com/taskrouting/taskrouting-go => ../..

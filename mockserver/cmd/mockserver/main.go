@@ -5,6 +5,9 @@
 // "adminUrl"} on standard output once it accepts connections, logs each request and each
 // webhook delivery attempt on standard error (-log-level, -log-format), and exits cleanly on
 // SIGINT or SIGTERM, after the webhook attempts in flight (a second signal stops it at once).
+// It stops the same way when the process that started it exits (-exit-with-parent, on by
+// default) and, with -exit-on-stdin-close, when its standard input closes, so a test harness
+// that loses track of it leaves nothing running. -version prints its version.
 // Tests steer it over HTTP through the admin endpoints under /_mock/ (listed by -h and in the
 // mockserver package documentation): move a manual clock, inject faults, read events and
 // deliveries, reset.
@@ -88,8 +91,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	logLevel := fs.String("log-level", "info", "log level on standard error: debug, info, warn or error")
 	logFormat := fs.String("log-format", "text", "log format on standard error: text or json")
 	stateFile := fs.String("state", "", "load a saved state (GET /_mock/state) from this file at start; a manual clock is set to its clock")
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	withParent := fs.Bool("exit-with-parent", true, "exit when the parent process exits (false for a server left running by a shell that ends)")
+	onStdinClose := fs.Bool("exit-on-stdin-close", false, "exit when standard input closes (start it with a pipe the harness holds)")
 	fs.Usage = func() { usage(fs) }
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *showVersion {
+		_, err := fmt.Fprintln(stdout, versionString())
 		return err
 	}
 	logBuf := newBufferedLog(stderr, logFlushEvery)
@@ -99,6 +109,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	logger = slog.New(flushOnWarn{Handler: logger.Handler(), buf: logBuf})
+	ctx, stopWatches := exitWatches(ctx, logger, *withParent, *onStdinClose)
+	defer stopWatches()
 
 	matcher := mockserver.MatcherConfig{Rules: mockserver.MatchRules(*rules), Mode: mockserver.MatchMode(*mode), DefaultMaxBacklog: *backlog,
 		OfferTimeout: *offerTimeout, MaintenanceInterval: *sweep, LearningDisabled: *noLearning, LearningRanks: *learningRank,

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 )
 
 // notifyShutdown returns a context cancelled by the first SIGINT or SIGTERM; a second one kills
@@ -34,16 +33,4 @@ func watchSignals(ctx context.Context, sigs <-chan os.Signal, cancel context.Can
 		return
 	}
 	die(<-sigs)
-}
-
-// dieBySignal ends the process with sig's default action.
-func dieBySignal(sig os.Signal) {
-	signal.Reset(sig)
-	if s, ok := sig.(syscall.Signal); ok {
-		_ = syscall.Kill(syscall.Getpid(), s)
-		// The runtime may handle the signal on another thread: give it time before the
-		// fallback exit, which would hide that the process died by the signal.
-		time.Sleep(time.Second)
-	}
-	os.Exit(128 + 2) // the shell's status for death by SIGINT
 }
