@@ -56,7 +56,7 @@ type Ties map[string][]string
 // decisions disclose them (match.Engine.DecisionTies).
 func PlayGoTies(sc Scenario) ([]StepTrace, []Ties) {
 	e := match.New(GoConfig(sc.Options))
-	p := goPlayer{e: e, now: scenarioEpoch, pending: map[string]string{}, accepted: map[string]string{},
+	p := goPlayer{e: e, now: scenarioEpoch, holdings: newHoldings(),
 		workers: map[string]bool{}}
 	trace := make([]StepTrace, 0, len(sc.Steps))
 	ties := make([]Ties, 0, len(sc.Steps))
@@ -72,9 +72,9 @@ type goPlayer struct {
 	now time.Time
 	// What each worker holds, kept from the events the same way the engine player keeps it
 	// from the engine's lifecycle hook: task -> worker.
-	pending, accepted map[string]string
-	workers           map[string]bool
-	ties              Ties // the current step's
+	holdings
+	workers map[string]bool
+	ties    Ties // the current step's
 }
 
 func (p *goPlayer) step(st Step) StepTrace {
@@ -153,29 +153,14 @@ func (p *goPlayer) step(st Step) StepTrace {
 func (p *goPlayer) apply(res match.Result, out *StepTrace) {
 	p.ties = Ties{}
 	for _, ev := range res.Events {
-		pair := ev.TaskID + ">" + ev.WorkerID
-		switch ev.Kind {
-		case match.EventTaskMatched:
-			p.pending[ev.TaskID] = ev.WorkerID
-			out.Offers = append(out.Offers, pair)
-			if tie := p.e.DecisionTies(ev.DecisionID); tie != nil {
-				p.ties[ev.TaskID] = tie
-			} else {
-				delete(p.ties, ev.TaskID) // offered again, strictly, later in the step
-			}
-		case match.EventTaskExpired:
-			delete(p.pending, ev.TaskID)
-			out.Expired = append(out.Expired, pair)
-		case match.EventTaskReleased:
-			delete(p.pending, ev.TaskID)
-			out.Released = append(out.Released, pair)
-		case match.EventTaskAccepted:
-			delete(p.pending, ev.TaskID)
-			p.accepted[ev.TaskID] = ev.WorkerID
-		case match.EventTaskRejected:
-			delete(p.pending, ev.TaskID)
-		case match.EventTaskCompleted, match.EventTaskCancelled:
-			delete(p.accepted, ev.TaskID)
+		p.record(string(ev.Kind), ev.TaskID, ev.WorkerID, out)
+		if ev.Kind != match.EventTaskMatched {
+			continue
+		}
+		if tie := p.e.DecisionTies(ev.DecisionID); tie != nil {
+			p.ties[ev.TaskID] = tie
+		} else {
+			delete(p.ties, ev.TaskID) // offered again, strictly, later in the step
 		}
 	}
 }

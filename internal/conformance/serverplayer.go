@@ -76,7 +76,7 @@ func PlayServerTies(sc Scenario) ([]StepTrace, []Ties, error) {
 	}
 	defer srv.Close()
 	p := serverPlayer{srv: srv, clk: clk, http: &http.Client{Transport: srv.Transport()},
-		pending: map[string]string{}, accepted: map[string]string{}, workers: map[string]bool{}}
+		holdings: newHoldings(), workers: map[string]bool{}}
 	trace := make([]StepTrace, 0, len(sc.Steps))
 	ties := make([]Ties, 0, len(sc.Steps))
 	for _, st := range sc.Steps {
@@ -98,8 +98,8 @@ type serverPlayer struct {
 	seenTies int       // Server.Ties read so far
 	matched  []matched // the step's offers, in order
 	// What each worker holds, from the server's events: task -> worker.
-	pending, accepted map[string]string
-	workers           map[string]bool
+	holdings
+	workers map[string]bool
 }
 
 type matched struct{ task, decision string }
@@ -214,25 +214,9 @@ func (p *serverPlayer) apply(out *StepTrace) {
 	evs := p.srv.Events()
 	p.matched = p.matched[:0]
 	for _, ev := range evs[p.seen:] {
-		pair := ev.TaskID + ">" + ev.WorkerID
-		switch ev.Kind {
-		case webhook.KindTaskMatched:
-			p.pending[ev.TaskID] = ev.WorkerID
-			out.Offers = append(out.Offers, pair)
+		p.record(string(ev.Kind), ev.TaskID, ev.WorkerID, out)
+		if ev.Kind == webhook.KindTaskMatched {
 			p.matched = append(p.matched, matched{ev.TaskID, decisionOf(ev.Payload)})
-		case webhook.KindTaskExpired:
-			delete(p.pending, ev.TaskID)
-			out.Expired = append(out.Expired, pair)
-		case webhook.KindTaskReleased:
-			delete(p.pending, ev.TaskID)
-			out.Released = append(out.Released, pair)
-		case webhook.KindTaskAccepted:
-			delete(p.pending, ev.TaskID)
-			p.accepted[ev.TaskID] = ev.WorkerID
-		case webhook.KindTaskRejected:
-			delete(p.pending, ev.TaskID)
-		case webhook.KindTaskCompleted, webhook.KindTaskCancelled:
-			delete(p.accepted, ev.TaskID)
 		}
 	}
 	p.seen = len(evs)
