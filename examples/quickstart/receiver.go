@@ -43,15 +43,18 @@ func newReceiver(secret string) (*receiver, error) {
 }
 
 // handle queues a verified event. Answering 2xx only once the event is queued means a delivery
-// that could not be queued is redelivered instead of lost.
+// that could not be queued is redelivered instead of lost. The count goes up before the event
+// is queued, so the loop that reads an event always sees it counted.
 func (rc *receiver) handle(ctx context.Context, ev webhook.Event) error {
+	rc.verified.Add(1)
 	select {
 	case rc.events <- ev:
-		rc.verified.Add(1)
 		return nil
 	case <-rc.done:
+		rc.verified.Add(-1)
 		return errors.New("receiver is shutting down")
 	case <-ctx.Done():
+		rc.verified.Add(-1)
 		return ctx.Err()
 	}
 }
