@@ -3,6 +3,7 @@ package plan
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -251,15 +252,7 @@ func TestOfferTimeoutOfEveryRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := json.Marshal(map[string]any{"task_routing": map[string]any{"filters": []any{
-				map[string]any{"filter_friendly_name": "all", "expression": "1==1", "targets": json.RawMessage(tt.targets)}}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfgJSON, _ := json.Marshal(string(cfg))
-			ws, err := taskrouter.ParseWorkspace([]byte(`{"workers":[{"sid":"W1","attributes":"{\"skills\":[\"a\"]}"}],
-			 "task_queues":[{"sid":"Q1","friendly_name":"A","target_workers":"skills HAS 'a'"}],
-			 "workflows":[{"sid":"F1","configuration":` + string(cfgJSON) + tt.timeout + `}]}`))
+			ws, err := oneRuleWorkspace(tt.timeout, tt.targets)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -275,5 +268,109 @@ func TestOfferTimeoutOfEveryRule(t *testing.T) {
 				t.Errorf("create call's escalation: %+v", got)
 			}
 		})
+	}
+}
+
+// oneRuleWorkspace is a workspace of one worker, one queue Q1 (skills HAS 'a') and one
+// workflow F1 with one filter over targets; timeout is the workflow's
+// task_reservation_timeout member (",\"task_reservation_timeout\":45"), "" for none.
+func oneRuleWorkspace(timeout, targets string) (*taskrouter.Workspace, error) {
+	cfg, err := json.Marshal(map[string]any{"task_routing": map[string]any{"filters": []any{
+		map[string]any{"filter_friendly_name": "all", "expression": "1==1", "targets": json.RawMessage(targets)}}}})
+	if err != nil {
+		return nil, err
+	}
+	cfgJSON, err := json.Marshal(string(cfg))
+	if err != nil {
+		return nil, err
+	}
+	return taskrouter.ParseWorkspace([]byte(`{"workers":[{"sid":"W1","attributes":"{\"skills\":[\"a\"]}"}],
+	 "task_queues":[{"sid":"Q1","friendly_name":"A","target_workers":"skills HAS 'a'"}],
+	 "workflows":[{"sid":"F1","configuration":` + string(cfgJSON) + timeout + `}]}`))
+}
+
+// TestOfferTimeoutClampedBeforeOverflow: a timeout is clamped to escalation.respondWithinMs's
+// bounds (1 s to 24 h) before it becomes a Duration, so a huge one is the 24 h cap, not a
+// product that wrapped around (1e300 s and 9223372037 s used to become 1 s).
+func TestOfferTimeoutClampedBeforeOverflow(t *testing.T) {
+	const day = 24 * time.Hour
+	tests := []struct {
+		name    string
+		timeout string // task_reservation_timeout member
+		first   string // the first target's timeout member, "" for none
+		want    time.Duration
+	}{
+		{"no timeout anywhere: TaskRouter's default", ``, "", 120 * time.Second},
+		{"reservation timeout 0: TaskRouter's default", `,"task_reservation_timeout":0`, "", 120 * time.Second},
+		{"reservation timeout negative: the default", `,"task_reservation_timeout":-5`, "", 120 * time.Second},
+		{"reservation timeout 1 s", `,"task_reservation_timeout":1`, "", time.Second},
+		{"reservation timeout just under the cap", `,"task_reservation_timeout":86399`, "", 86399 * time.Second},
+		{"reservation timeout at the cap", `,"task_reservation_timeout":86400`, "", day},
+		{"reservation timeout just over the cap", `,"task_reservation_timeout":86401`, "", day},
+		{"reservation timeout that overflows a Duration", `,"task_reservation_timeout":9223372037`, "", day},
+		{"reservation timeout of max int64 seconds", `,"task_reservation_timeout":9223372036854775807`, "", day},
+		{"target timeout 0: the reservation timeout", `,"task_reservation_timeout":45`, `,"timeout":0`, 45 * time.Second},
+		{"target timeout negative: the reservation timeout", `,"task_reservation_timeout":45`, `,"timeout":-30`, 45 * time.Second},
+		{"target timeout fractional, under the floor", ``, `,"timeout":0.25`, time.Second},
+		{"target timeout fractional", ``, `,"timeout":1.5`, 1500 * time.Millisecond},
+		{"target timeout just under the cap", ``, `,"timeout":86399.5`, 86399500 * time.Millisecond},
+		{"target timeout at the cap", ``, `,"timeout":86400`, day},
+		{"target timeout just over the cap", ``, `,"timeout":86400.001`, day},
+		{"target timeout that overflows a Duration", ``, `,"timeout":9223372037`, day},
+		{"target timeout of max int64 seconds", ``, `,"timeout":9223372036854775807`, day},
+		{"target timeout 1e300", ``, `,"timeout":1e300`, day},
+		{"target timeout the largest float64", ``, `,"timeout":1.7976931348623157e308`, day},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws, err := oneRuleWorkspace(tt.timeout, `[{"queue":"Q1"`+tt.first+`},{"queue":"Q1"}]`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Build(ws, Options{Now: planTime}).Rules[0].Escalation.RespondWithin
+			if got != tt.want {
+				t.Errorf("ladder's respond-within = %s, want %s", got, tt.want)
+			}
+			if tt.first != "" {
+				return
+			}
+			// The same reservation timeout as a single target's offer timeout.
+			ws, err = oneRuleWorkspace(tt.timeout, `[{"queue":"Q1"}]`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tt.want
+			if tt.timeout == "" {
+				want = 120 * time.Second
+			}
+			if got := Build(ws, Options{Now: planTime}).Rules[0].Escalation.RespondWithin; got != want {
+				t.Errorf("single target's offer timeout = %s, want %s", got, want)
+			}
+		})
+	}
+	// JSON carries neither NaN nor infinities, and a number past float64's range, or a
+	// fractional or too large task_reservation_timeout, is an error naming the place.
+	for _, bad := range []struct{ timeout, targets string }{
+		{``, `[{"queue":"Q1","timeout":1e400}]`},
+		{`,"task_reservation_timeout":30.5`, `[{"queue":"Q1"}]`},
+		{`,"task_reservation_timeout":9223372036854775808`, `[{"queue":"Q1"}]`},
+	} {
+		if _, err := oneRuleWorkspace(bad.timeout, bad.targets); err == nil {
+			t.Errorf("%s %s: no error", bad.timeout, bad.targets)
+		}
+	}
+	// A Workspace built in Go can hold them: NaN sets no timeout, +Inf is the cap.
+	for _, tt := range []struct {
+		seconds float64
+		want    time.Duration
+		ok      bool
+	}{
+		{math.NaN(), 0, false}, {math.Inf(1), day, true}, {math.Inf(-1), 0, false},
+		{-0.0, 0, false}, {math.SmallestNonzeroFloat64, time.Second, true}, {math.MaxFloat64, day, true},
+	} {
+		d, ok := offerTimeout(tt.seconds)
+		if d != tt.want || ok != tt.ok {
+			t.Errorf("offerTimeout(%g) = %s, %v; want %s, %v", tt.seconds, d, ok, tt.want, tt.ok)
+		}
 	}
 }

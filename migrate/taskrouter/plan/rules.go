@@ -223,10 +223,11 @@ func (b *builder) ladder(where string, wf taskrouter.Workflow, tiers []Tier) *ta
 	if len(tiers) == 1 {
 		return &taskrouting.Escalation{RespondWithin: wait}
 	}
-	if t := tiers[0].TimeoutSeconds; t != nil && *t > 0 {
-		wait = time.Duration(*t * float64(time.Second))
+	if t := tiers[0].TimeoutSeconds; t != nil {
+		if d, ok := offerTimeout(*t); ok {
+			wait = d
+		}
 	}
-	wait = min(max(wait, time.Second), 24*time.Hour)
 	e := &taskrouting.Escalation{RespondWithin: wait, MaxEscalations: taskrouting.Ptr(min(len(tiers)-1, 8)), OnExhausted: "queue"}
 	for _, t := range tiers {
 		if len(t.Tags) > 0 && len(e.Tiers) < 8 {
@@ -271,11 +272,31 @@ func (b *builder) ladder(where string, wf taskrouter.Workflow, tiers []Tier) *ta
 // tasks: its task_reservation_timeout, else TaskRouter's default of 120 s, within the
 // bounds of escalation.respondWithinMs.
 func reservationTimeout(wf taskrouter.Workflow) time.Duration {
-	wait := 120 * time.Second
-	if wf.TaskReservationTimeout > 0 {
-		wait = time.Duration(wf.TaskReservationTimeout) * time.Second
+	if d, ok := offerTimeout(float64(wf.TaskReservationTimeout)); ok {
+		return d
 	}
-	return min(max(wait, time.Second), 24*time.Hour)
+	return 120 * time.Second
+}
+
+// The bounds of escalation.respondWithinMs.
+const (
+	minRespondWithin = time.Second
+	maxRespondWithin = 24 * time.Hour
+)
+
+// offerTimeout turns a TaskRouter timeout in seconds into an offer timeout within the bounds
+// of escalation.respondWithinMs. The seconds are clamped before they become a Duration: a
+// Duration holds at most about 292 years, and a larger product wraps around to a small or
+// negative one (1e300 s, or 9223372037 s, would become the 1 s floor). ok is false for a
+// timeout that sets none: zero, negative or NaN; +Inf is the cap.
+func offerTimeout(seconds float64) (d time.Duration, ok bool) {
+	if !(seconds > 0) { // NaN too
+		return 0, false
+	}
+	if seconds >= maxRespondWithin.Seconds() {
+		return maxRespondWithin, true
+	}
+	return max(time.Duration(seconds*float64(time.Second)), minRespondWithin), true
 }
 
 func tierQueues(ts []Tier) []string {
