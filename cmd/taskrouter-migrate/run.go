@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/taskrouting/taskrouting-go/migrate/taskrouter"
@@ -183,7 +184,7 @@ func runShadow(ctx context.Context, args []string, stdout, stderr io.Writer, now
 	var pf planFlags
 	pf.register(fs)
 	events := fs.String("events", "", "event export: JSON lines of Event resources, a JSON array, or Events list pages, in time order (required)")
-	shards := fs.Int("shards", 0, "mock servers comparing side by side; 0: one per CPU")
+	shards := fs.Int("shards", 0, "mock servers comparing side by side, 0 to the CPU count; 0: one per CPU (at most 8); above the CPU count: the CPU count, with a note")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	list := fs.Int("list", 20, "disagreements the text report lists, with the reasons on both sides; -1: all (-json lists every reservation)")
 	if err := parse(fs, args); err != nil {
@@ -191,6 +192,15 @@ func runShadow(ctx context.Context, args []string, stdout, stderr io.Writer, now
 	}
 	if *events == "" {
 		return fmt.Errorf("%w: -events is required", errFlags)
+	}
+	if *shards < 0 {
+		return fmt.Errorf("%w: -shards %d is negative", errFlags, *shards)
+	}
+	// Each shard is an in-process mock server holding every worker and keeps one CPU busy:
+	// past the CPU count more shards only add their setup (the result does not change).
+	if cpus := runtime.GOMAXPROCS(0); *shards > cpus {
+		fmt.Fprintf(stderr, "note: -shards %d: using %d, one per CPU (more shards do not make it faster)\n", *shards, cpus)
+		*shards = cpus
 	}
 	ws, p, fell, err := pf.load(ctx, now)
 	if err != nil {

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -158,6 +160,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"plan", "-workspace", testWorkspace, "-at", "noon"}, errFlags, `-at "noon" is not an RFC 3339 time`},
 		{[]string{"plan", "-workspace", testWorkspace, "extra"}, errFlags, `unexpected argument "extra"`},
 		{[]string{"shadow", "-workspace", testWorkspace}, errFlags, "-events is required"},
+		{[]string{"shadow", "-workspace", testWorkspace, "-events", "e.jsonl", "-shards", "-1"}, errFlags, "-shards -1 is negative"},
 		{[]string{"generate"}, errFlags, "-out is required"},
 		{[]string{"plan", "-nope"}, flag.ErrHelp, ""},
 	}
@@ -337,5 +340,42 @@ func TestVersionVerb(t *testing.T) {
 		if diff := cmp.Diff("v9.8.7-test\n", out.String()); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", arg, diff)
 		}
+	}
+}
+
+// TestShadowShardsBoundedByCPUs: -shards above the CPU count uses the CPU count and says so;
+// the report is the same as with one shard.
+func TestShadowShardsBoundedByCPUs(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, err := runCmd(t, "generate", "-out", dir, "-workers", "40", "-events", "1500", "-seed", "4"); err != nil {
+		t.Fatal(err)
+	}
+	ws, ev := filepath.Join(dir, "workspace.json"), filepath.Join(dir, "events.jsonl")
+	shadowJSONOf := func(shards string) (shadowJSON, string) {
+		out, stderr, err := runCmd(t, "shadow", "-workspace", ws, "-events", ev, "-at", "2026-11-02T08:00:00Z", "-json", "-quiet", "-shards", shards)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep shadowJSON
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("not JSON: %v", err)
+		}
+		return rep, stderr
+	}
+	one, note := shadowJSONOf("1")
+	if note != "" {
+		t.Errorf("-shards 1: stderr %q", note)
+	}
+	many, note := shadowJSONOf("5000")
+	cpus := runtime.GOMAXPROCS(0)
+	if want := fmt.Sprintf("note: -shards 5000: using %d, one per CPU", cpus); !strings.Contains(note, want) {
+		t.Errorf("stderr %q lacks %q", note, want)
+	}
+	if many.Shadow.Shards > cpus || many.Shadow.Shards < 1 {
+		t.Errorf("-shards 5000 on %d CPUs: %d shards", cpus, many.Shadow.Shards)
+	}
+	many.Shadow.Shards, many.Shadow.MockRequests = one.Shadow.Shards, one.Shadow.MockRequests
+	if diff := cmp.Diff(one, many); diff != "" {
+		t.Errorf("(-one shard +bounded):\n%s", diff)
 	}
 }

@@ -2,6 +2,7 @@ package shadow
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -72,7 +73,10 @@ func TestPlanAndShadowGenerated(t *testing.T) {
 	}
 	// Three mock servers, each on a stretch of the history, answer as one does.
 	_, sharded := planAndShadow(t, cfg, events, Options{Shards: 3})
-	sharded.MockRequests = rep.MockRequests
+	if rep.Shards != 1 || sharded.Shards != 3 {
+		t.Errorf("shards %d and %d, want 1 and 3", rep.Shards, sharded.Shards)
+	}
+	sharded.MockRequests, sharded.Shards = rep.MockRequests, rep.Shards
 	if diff := cmp.Diff(rep, sharded); diff != "" {
 		t.Errorf("three shards (-one +three):\n%s", diff)
 	}
@@ -97,5 +101,40 @@ func BenchmarkPlanAndShadow(b *testing.B) {
 	// CPU time beside wall time: on a shared machine ns/op includes waiting for a core.
 	if cpu0 >= 0 {
 		b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+	}
+}
+
+// TestShardsBounded: Options.Shards past MaxShards counts as MaxShards, and there are never
+// more shards than reservations; the result is the same.
+func TestShardsBounded(t *testing.T) {
+	cfg := gen.Config{Seed: 5, Workers: 40, Events: 1500}
+	events := genEvents(t, cfg)
+	_, one := planAndShadow(t, cfg, events, Options{Shards: 1})
+	n := one.Overall.Reservations
+	if n <= MaxShards {
+		t.Fatalf("%d reservations: too few to reach MaxShards", n)
+	}
+	_, many := planAndShadow(t, cfg, events, Options{Shards: 5000})
+	if many.Shards != MaxShards {
+		t.Errorf("5000 shards asked: %d used, want %d", many.Shards, MaxShards)
+	}
+	many.MockRequests, many.Shards = one.MockRequests, one.Shards
+	if diff := cmp.Diff(one, many); diff != "" {
+		t.Errorf("(-one +bounded):\n%s", diff)
+	}
+	ws, err := taskrouter.ParseWorkspace(gen.Workspace(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plan.Build(ws, plan.Options{Now: cfg.Start})
+	rep, err := Replay(t.Context(), ws, p, bytes.NewReader([]byte(strings.Join([]string{
+		created(1, "WT1", ws.Workflows[0].Sid, `{"type":"other"}`),
+		reservation(2, "reservation.created", "WT1", ws.Workers[0].Sid, ws.Queues[29].Sid, "WR1"),
+	}, "\n"))), Options{Shards: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Shards != 1 {
+		t.Errorf("one reservation compared on %d shards", rep.Shards)
 	}
 }

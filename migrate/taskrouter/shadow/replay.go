@@ -24,9 +24,16 @@ type Options struct {
 	ProgressEvery int
 	// Shards is how many mock servers compare reservations side by side, each a stretch of
 	// the history; 0 means one per CPU (at most 8, and none for fewer than 2,000
-	// reservations each). The result does not depend on it.
+	// reservations each). The result does not depend on it. Each shard is a mock server
+	// holding every worker, so shards past the CPUs only add that setup: a value above
+	// MaxShards counts as MaxShards, and there are never more shards than reservations.
 	Shards int
 }
+
+// MaxShards bounds Options.Shards: past the CPUs more shards never help, and without a
+// bound a typo costs a mock server per shard (5,000 shards took 155 s and 1.3 GB where
+// one per CPU took 4.4 s). The command bounds -shards by the CPU count.
+const MaxShards = 64
 
 // Progress is a replay's progress report.
 type Progress struct {
@@ -138,6 +145,7 @@ type scan struct {
 	outcomes      []outcome
 	skipped       map[string]int
 	requests      int // put to the mock servers
+	shards        int // mock servers the comparison used
 }
 
 func newScan(ws *taskrouter.Workspace, p *plan.Plan) *scan {
@@ -305,11 +313,12 @@ func compare(ctx context.Context, sc *scan, opts Options) error {
 	if n == 0 {
 		return nil
 	}
-	shards := opts.Shards
+	shards := min(opts.Shards, MaxShards)
 	if shards <= 0 {
 		shards = min(runtime.GOMAXPROCS(0), 8, max(1, n/2000))
 	}
 	shards = min(shards, n)
+	sc.shards = shards
 	var (
 		mu       sync.Mutex
 		compared int
@@ -448,7 +457,7 @@ func (sc *scan) report() *Report {
 	for _, q := range sc.ws.Queues {
 		names[q.Sid] = q.FriendlyName
 	}
-	rep := &Report{Events: sc.events, Tasks: sc.ntasks, Rules: RulesName, Findings: len(sc.p.Findings), MockRequests: sc.requests, Reservations: details}
+	rep := &Report{Events: sc.events, Tasks: sc.ntasks, Rules: RulesName, Findings: len(sc.p.Findings), MockRequests: sc.requests, Shards: sc.shards, Reservations: details}
 	for _, s := range stats {
 		s.Name = names[s.Queue]
 		s.rates()

@@ -103,8 +103,11 @@ type Report struct {
 	Findings int     `json:"planFindings"`
 	// MockRequests counts the questions put to the mock server (suggest-workers and
 	// availability changes); answers still valid are reused (see Replay).
-	MockRequests int      `json:"mockRequests"`
-	Notes        []string `json:"notes,omitempty"`
+	MockRequests int `json:"mockRequests"`
+	// Shards is how many mock servers compared the reservations side by side (Options.Shards
+	// within its bounds); the other members do not depend on it.
+	Shards int      `json:"shards"`
+	Notes  []string `json:"notes,omitempty"`
 	// Reservations is every reservation compared, in the export's order; Standing other
 	// than first or tie is a disagreement.
 	Reservations []Reservation `json:"reservations"`
