@@ -4,7 +4,7 @@
 //	taskrouter-migrate plan   -workspace ws.json [-out DIR] [-at TIME] [-json] [-strict]
 //	taskrouter-migrate shadow -workspace ws.json -events events.jsonl [-at TIME] [-shards N] [-json] [-quiet] [-strict] [-list N]
 //	taskrouter-migrate expr   [-scope worker|task] [-task FILE] [-worker FILE] [-at TIME] [-json] EXPRESSION [FILE]
-//	taskrouter-migrate generate -out DIR [-workers N] [-events N] [-seed N]
+//	taskrouter-migrate generate -out DIR [-workers N] [-queues N] [-events N] [-seed N]
 //
 // plan reads a workspace export (the Workers, TaskQueues, Workflows and Activities list
 // answers: one JSON file with those members, or a directory of workers.json,

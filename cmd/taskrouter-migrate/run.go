@@ -25,7 +25,7 @@ const usage = `usage:
   taskrouter-migrate plan     -workspace PATH [-out DIR] [-at TIME] [-json] [-strict]
   taskrouter-migrate shadow   -workspace PATH -events PATH [-at TIME] [-shards N] [-json] [-quiet] [-strict] [-list N]
   taskrouter-migrate expr     [-scope worker|task] [-task PATH] [-worker PATH] [-at TIME] [-json] EXPRESSION [PATH]
-  taskrouter-migrate generate -out DIR [-workers N] [-events N] [-seed N]
+  taskrouter-migrate generate -out DIR [-workers N] [-queues N] [-events N] [-seed N]
   taskrouter-migrate -version
 run a verb with -h for its flags`
 
@@ -267,6 +267,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("generate", stderr)
 	out := fs.String("out", "", "directory to write workspace.json and events.jsonl to (required)")
 	workers := fs.Int("workers", 240, "workers (at least 40)")
+	queues := fs.Int("queues", 30, "task queues (at least 30; the workflows route to the first 30)")
 	events := fs.Int("events", 100_000, "events")
 	seed := fs.Uint64("seed", 1, "seed: the same seed gives the same files")
 	if err := parse(fs, args); err != nil {
@@ -278,7 +279,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	cfg := gen.Config{Seed: *seed, Workers: *workers, Events: *events}
+	cfg := gen.Config{Seed: *seed, Workers: *workers, Queues: *queues, Events: *events}
 	if err := os.WriteFile(filepath.Join(*out, "workspace.json"), gen.Workspace(cfg), 0o644); err != nil {
 		return err
 	}

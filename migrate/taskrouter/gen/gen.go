@@ -27,7 +27,11 @@ import (
 type Config struct {
 	Seed    uint64
 	Workers int // at least 40; default 240
-	Events  int // default 100,000
+	// Queues is at least 30, the default: the workflows route to the first 30; the rest are
+	// more skill queues (two or three HAS terms, some with a level threshold) for planning
+	// at scale.
+	Queues int
+	Events int // default 100,000
 	// Start is the time of the first event; default 2026-11-02 08:00 UTC (a Monday).
 	Start time.Time
 }
@@ -37,6 +41,7 @@ func (c Config) withDefaults() Config {
 		c.Workers = 240
 	}
 	c.Workers = max(c.Workers, 40)
+	c.Queues = max(c.Queues, 30)
 	if c.Events <= 0 {
 		c.Events = 100_000
 	}
@@ -61,7 +66,7 @@ var activities = []taskrouter.Activity{
 }
 
 // Workspace makes the workspace as a TaskRouter export would hold it (the combined form
-// taskrouter.ParseWorkspace reads): cfg.Workers workers, 30 queues, 5 workflows.
+// taskrouter.ParseWorkspace reads): cfg.Workers workers, cfg.Queues queues, 5 workflows.
 func Workspace(cfg Config) []byte {
 	cfg = cfg.withDefaults()
 	rng := rand.New(rand.NewPCG(cfg.Seed, 1))
@@ -94,6 +99,7 @@ func Workspace(cfg Config) []byte {
 			Attributes: string(b), ActivitySid: act.Sid, ActivityName: act.FriendlyName, Available: act.Available})
 	}
 	queues, workflows := queuesAndWorkflows()
+	queues = append(queues, moreQueues(len(queues), cfg.Queues)...)
 	b, _ := json.MarshalIndent(map[string]any{"workers": workers, "task_queues": queues, "workflows": workflows, "activities": activities}, "", " ")
 	return b
 }
@@ -181,6 +187,31 @@ func queuesAndWorkflows() ([]taskrouter.TaskQueue, []map[string]any) {
 		wfs = append(wfs, map[string]any{"sid": fmt.Sprintf("WW%032d", i), "friendly_name": names[i], "configuration": string(cfg), "task_reservation_timeout": 120})
 	}
 	return qs, wfs
+}
+
+// moreQueues makes queues from to n-1: each pair of skills with one language, then with
+// a level threshold, then with a second language, in a fixed order.
+func moreQueues(from, n int) []taskrouter.TaskQueue {
+	var qs []taskrouter.TaskQueue
+	for i := from; i < n; i++ {
+		k := i - from
+		a, b := skills[k%len(skills)], skills[(k/len(skills)+k+1)%len(skills)]
+		l := languages[(k/3)%len(languages)]
+		target := fmt.Sprintf("skills HAS '%s' AND skills HAS '%s' AND languages HAS '%s'", a, b, l)
+		name := fmt.Sprintf("%s %s %s", a, b, l)
+		switch k % 3 {
+		case 1:
+			lvl := 2 + k%4
+			target += fmt.Sprintf(" AND level >= %d", lvl)
+			name += fmt.Sprintf(" level %d", lvl)
+		case 2:
+			l2 := languages[(k/3+1)%len(languages)]
+			target += fmt.Sprintf(" AND languages HAS '%s'", l2)
+			name += " " + l2
+		}
+		qs = append(qs, taskrouter.TaskQueue{Sid: qsid(i), FriendlyName: fmt.Sprintf("%s #%d", name, i), TargetWorkers: target, TaskOrder: "FIFO", MaxReservedWorkers: 1})
+	}
+	return qs
 }
 
 // taskTypes are the task types the history draws from, with a workflow each.

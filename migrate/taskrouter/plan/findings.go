@@ -91,9 +91,6 @@ func (p *Plan) Summary() []KindSummary {
 		a.n++
 		for _, q := range f.Queues {
 			a.queues[q] = true
-			for _, w := range members[q] {
-				a.workers[w] = true
-			}
 		}
 		for _, w := range f.WorkerIDs {
 			a.workers[w] = true
@@ -101,6 +98,13 @@ func (p *Plan) Summary() []KindSummary {
 	}
 	var out []KindSummary
 	for k, a := range by {
+		// Members are added once per queue and kind, not once per finding: many findings
+		// on one large queue would otherwise cost findings × members.
+		for q := range a.queues {
+			for _, w := range members[q] {
+				a.workers[w] = true
+			}
+		}
 		out = append(out, KindSummary{Kind: k, Findings: a.n, Queues: len(a.queues), Workers: len(a.workers)})
 	}
 	slices.SortFunc(out, func(a, b KindSummary) int {

@@ -13,8 +13,10 @@ package plan
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	taskrouting "github.com/taskrouting/taskrouting-go"
 	"github.com/taskrouting/taskrouting-go/migrate/taskrouter"
@@ -59,6 +61,10 @@ type Plan struct {
 	Findings []Finding                        `json:"findings"`
 
 	segIndex map[string]int
+	// ruleIndex lists each workflow's rules (indexes in Rules) as Build made them;
+	// indexedRules is len(Rules) then.
+	ruleIndex    map[string][]int
+	indexedRules int
 }
 
 // Segment is a set of workers and the tags that select it here.
@@ -85,10 +91,16 @@ func (p *Plan) Segment(id string) (*Segment, bool) {
 
 // Build plans the migration of ws.
 func Build(ws *taskrouter.Workspace, opts Options) *Plan {
-	b := &builder{ws: ws, opts: opts, plan: &Plan{segIndex: map[string]int{}}, queueNames: map[string]bool{},
-		activities: map[string]bool{}}
+	b := &builder{ws: ws, opts: opts, plan: &Plan{segIndex: map[string]int{}}, tagsUsed: map[string]bool{},
+		activities: map[string]bool{}, narrowedIDs: map[string]string{}}
 	if b.opts.MaxBacklog <= 0 {
 		b.opts.MaxBacklog = 1
+	}
+	// Every queue and term is evaluated against every worker: the environments are made
+	// once, not once per evaluation.
+	b.envs = make([]*expr.Env, len(ws.Workers))
+	for i, w := range ws.Workers {
+		b.envs[i] = &expr.Env{Default: expr.ScopeWorker, Worker: w.Attributes, WorkerProps: w.Props(), Now: b.opts.Now}
 	}
 	for _, a := range ws.Activities {
 		b.activities[a.Sid] = a.Available
@@ -100,6 +112,11 @@ func Build(ws *taskrouter.Workspace, opts Options) *Plan {
 		b.workflow(wf)
 	}
 	b.workers()
+	b.plan.ruleIndex = map[string][]int{}
+	for i, r := range b.plan.Rules {
+		b.plan.ruleIndex[r.Workflow] = append(b.plan.ruleIndex[r.Workflow], i)
+	}
+	b.plan.indexedRules = len(b.plan.Rules)
 	return b.plan
 }
 
@@ -107,20 +124,40 @@ type builder struct {
 	ws         *taskrouter.Workspace
 	opts       Options
 	plan       *Plan
-	queueNames map[string]bool
+	tagsUsed   map[string]bool // the tags of queue-tag segments so far
 	activities map[string]bool
 	narrowed   map[string]int // queue sid -> narrowed segments so far
+	// narrowedIDs finds the narrowed segment of a queue and a target expression
+	// (narrowKey) without a pass over the segments for each target.
+	narrowedIDs map[string]string
+	envs        []*expr.Env // each worker's, in workspace order
 }
 
+// maxTagLen is the longest tag a worker or a task carries (api/openapi.json: 64 characters;
+// tags are cut in bytes, which never count fewer than characters).
+const maxTagLen = 64
+
 // queueTag is the single tag of a queue: "queue:" and its name in lower case with anything
-// but letters and digits turned into "-", or its sid when two queues share a name.
+// but letters and digits turned into "-", cut to 64 bytes; its sid instead when the name
+// gives none or another queue's tag (two queues of one name, or names alike in their first
+// 58 characters); and a "-2", "-3"... after it should that be taken too.
 func (b *builder) queueTag(q taskrouter.TaskQueue) string {
-	name := slug(q.FriendlyName)
-	if name == "" || b.queueNames[name] {
-		name = q.Sid
+	tag := withSuffix("queue:"+slug(q.FriendlyName), "")
+	if tag == "queue:" || b.tagsUsed[tag] {
+		tag = withSuffix("queue:"+q.Sid, "")
 	}
-	b.queueNames[name] = true
-	return truncate("queue:"+name, 64)
+	return b.claim(tag)
+}
+
+// claim returns tag, or tag with the first free "-n" suffix when another segment has it,
+// and marks it taken: no two segments share a tag of their own.
+func (b *builder) claim(tag string) string {
+	base := tag
+	for n := 2; b.tagsUsed[tag]; n++ {
+		tag = withSuffix(base, "-"+strconv.Itoa(n))
+	}
+	b.tagsUsed[tag] = true
+	return tag
 }
 
 func slug(s string) string {
@@ -138,11 +175,18 @@ func slug(s string) string {
 	return strings.TrimSuffix(out.String(), "-")
 }
 
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
+// withSuffix is base cut to leave room for suffix within maxTagLen bytes, at a character
+// boundary, then suffix: the suffix always survives, so a suffixed tag never equals its
+// base, and the cut never leaves half a character.
+func withSuffix(base, suffix string) string {
+	n := maxTagLen - len(suffix)
+	if len(base) > n {
+		for n > 0 && !utf8.RuneStart(base[n]) {
+			n--
+		}
+		base = base[:n]
 	}
-	return s[:n]
+	return base + suffix
 }
 
 // queue plans one task queue's segment.
@@ -175,8 +219,8 @@ func (b *builder) queue(q taskrouter.TaskQueue) {
 // fillSegment chooses the strategy and selects the workers of n.
 func (b *builder) fillSegment(seg *Segment, n expr.Node, queueTag func() string) {
 	if n != nil {
-		for _, w := range b.ws.Workers {
-			if expr.Eval(n, b.workerEnv(w)) {
+		for i, w := range b.ws.Workers {
+			if expr.Eval(n, b.envs[i]) {
 				seg.Workers = append(seg.Workers, w.Sid)
 			}
 		}
@@ -223,10 +267,6 @@ func (b *builder) addSegment(seg Segment) {
 	b.plan.Segments = append(b.plan.Segments, seg)
 }
 
-func (b *builder) workerEnv(w taskrouter.Worker) *expr.Env {
-	return &expr.Env{Default: expr.ScopeWorker, Worker: w.Attributes, WorkerProps: w.Props(), Now: b.opts.Now}
-}
-
 // checkWorkerExpr reports what a worker-selecting expression reads that tags cannot hold.
 func (b *builder) checkWorkerExpr(n expr.Node, src, where, queue string) (ok bool) {
 	u := expr.Analyze(n, expr.ScopeWorker)
@@ -260,18 +300,13 @@ func readsActivity(src string) bool {
 // workers builds the upserts: every tag of every segment that selects the worker, and for
 // skill segments every term the worker satisfies on its own (workers carry skills).
 func (b *builder) workers() {
+	// Tags are gathered with repeats and made a set once per worker: a worker in every one
+	// of n segments would otherwise cost n² comparisons.
 	tagsOf := map[string][]string{}
-	add := func(sid, tag string) {
-		if !slices.Contains(tagsOf[sid], tag) {
-			tagsOf[sid] = append(tagsOf[sid], tag)
-		}
-	}
 	termNodes := map[string]expr.Node{}
 	for _, seg := range b.plan.Segments {
 		for _, sid := range seg.Workers {
-			for _, t := range seg.Tags {
-				add(sid, t)
-			}
+			tagsOf[sid] = append(tagsOf[sid], seg.Tags...)
 		}
 		for _, t := range seg.terms {
 			if _, ok := termNodes[t.Tag()]; !ok {
@@ -287,15 +322,15 @@ func (b *builder) workers() {
 		}
 	})
 	var overLimit []string
-	for _, w := range b.ws.Workers {
-		env := b.workerEnv(w)
+	for i, w := range b.ws.Workers {
+		tags := tagsOf[w.Sid]
 		for _, tag := range termTags {
-			if expr.Eval(termNodes[tag], env) {
-				add(w.Sid, tag)
+			if expr.Eval(termNodes[tag], b.envs[i]) {
+				tags = append(tags, tag)
 			}
 		}
-		tags := tagsOf[w.Sid]
 		slices.Sort(tags)
+		tags = slices.Clip(slices.Compact(tags))
 		if len(tags) > 64 {
 			overLimit = append(overLimit, w.Sid)
 			tags = tags[:64]

@@ -55,7 +55,7 @@ func (r *Rule) Matches(attrs any, now time.Time) bool {
 // the attributes match, else the default filter. ok is false when none applies.
 func (p *Plan) Route(wf string, attrs any, now time.Time) (*Rule, bool) {
 	var def *Rule
-	for i := range p.Rules {
+	for _, i := range p.rulesOf(wf) {
 		r := &p.Rules[i]
 		if r.Workflow != wf {
 			continue
@@ -69,6 +69,20 @@ func (p *Plan) Route(wf string, attrs any, now time.Time) (*Rule, bool) {
 		}
 	}
 	return def, def != nil
+}
+
+// rulesOf is the indexes in Rules of workflow wf's rules, in order: from the index Build
+// made, so routing a task reads its workflow's rules only; every index when the plan has
+// no index (decoded from JSON) or Rules has grown or shrunk since.
+func (p *Plan) rulesOf(wf string) []int {
+	if p.ruleIndex != nil && p.indexedRules == len(p.Rules) {
+		return p.ruleIndex[wf]
+	}
+	all := make([]int, len(p.Rules))
+	for i := range all {
+		all[i] = i
+	}
+	return all
 }
 
 // CreateParams is what the rule makes of a task: the first tier's tags and priority (else
@@ -186,10 +200,9 @@ func (b *builder) tier(where string, t taskrouter.Target) Tier {
 // narrowedSegment returns the segment of queue seg narrowed by a target expression, made
 // once per distinct expression.
 func (b *builder) narrowedSegment(seg *Segment, src string, n expr.Node) string {
-	for _, s := range b.plan.Segments {
-		if s.Queue == seg.Queue && s.Narrowing == src {
-			return s.ID
-		}
+	key := seg.Queue + "\x00" + src // a sid holds no NUL
+	if id, ok := b.narrowedIDs[key]; ok {
+		return id
 	}
 	if b.narrowed == nil {
 		b.narrowed = map[string]int{}
@@ -203,9 +216,10 @@ func (b *builder) narrowedSegment(seg *Segment, src string, n expr.Node) string 
 	}
 	ns := Segment{ID: id, Queue: seg.Queue, QueueName: seg.QueueName, TargetWorkers: seg.TargetWorkers, Narrowing: src}
 	b.fillSegment(&ns, both, func() string {
-		return truncate(seg.Tags[0]+"~"+strconv.Itoa(b.narrowed[seg.Queue]), 64)
+		return b.claim(withSuffix(seg.Tags[0], "~"+strconv.Itoa(b.narrowed[seg.Queue])))
 	})
 	b.addSegment(ns)
+	b.narrowedIDs[key] = id
 	return id
 }
 
