@@ -86,6 +86,15 @@ func TestParseWorkspaceErrors(t *testing.T) {
 		{"configuration not JSON", `{"workflows":[{"sid":"WW1","configuration":"{"}]}`, "workflows[0].configuration", "not a workflow configuration"},
 		{"unknown queue", `{"workflows":[{"sid":"WW1","configuration":"{\"task_routing\":{\"filters\":[{\"expression\":\"1==1\",\"targets\":[{\"queue\":\"WQx\"}]}]}}"}]}`,
 			"workflows[0].configuration.task_routing.filters[0].targets[0].queue", "names WQx, which is not among the task queues"},
+		{"unknown queue in the default filter", `{"task_queues":[{"sid":"WQ1"}],"workflows":[{"sid":"WW1","configuration":"{\"task_routing\":{\"filters\":[{\"expression\":\"1==1\",\"targets\":[{\"queue\":\"WQ1\"}]}],\"default_filter\":{\"queue\":\"WQx\"}}}"}]}`,
+			"workflows[0].configuration.task_routing.default_filter.queue", "names WQx, which is not among the task queues"},
+		{"target without a queue", `{"task_queues":[{"sid":"WQ1"}],"workflows":[{"sid":"WW1","configuration":"{\"task_routing\":{\"filters\":[{\"expression\":\"1==1\",\"targets\":[{\"queue\":\"WQ1\"},{\"priority\":1}]}]}}"}]}`,
+			"workflows[0].configuration.task_routing.filters[0].targets[1]", "no queue"},
+		{"default filter without a queue", `{"workflows":[{"sid":"WW1","configuration":"{\"task_routing\":{\"filters\":[],\"default_filter\":{}}}"}]}`,
+			"workflows[0].configuration.task_routing.default_filter", "no queue"},
+		{"queue without sid", `{"task_queues":[{"sid":"WQ1"},{"friendly_name":"x"}]}`, "task_queues[1]", "no sid"},
+		{"workflow without sid", `{"workflows":[{"configuration":"{}"}]}`, "workflows[0]", "no sid"},
+		{"second page broken", `{"workers":[]}` + "\n" + `{"workers": 5}`, "page 2", "must be"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -174,5 +183,16 @@ func TestReadEventsFileNamesFileAndLine(t *testing.T) {
 	want := "taskrouter export: " + path + ":2: event 2: task.created without event_data.task_sid"
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
+	}
+}
+
+// TestKnownWorkerTargetNeedsNoQueue: a target naming a worker (by sid or friendly name) is
+// complete without a queue.
+func TestKnownWorkerTargetNeedsNoQueue(t *testing.T) {
+	for _, target := range []string{`{\"known_worker_sid\":\"task.owner\"}`, `{\"known_worker_friendly_name\":\"task.owner_name\"}`} {
+		_, err := ParseWorkspace([]byte(`{"workflows":[{"sid":"WW1","configuration":"{\"task_routing\":{\"filters\":[{\"expression\":\"1==1\",\"targets\":[` + target + `]}]}}"}]}`))
+		if err != nil {
+			t.Errorf("%s: %v", target, err)
+		}
 	}
 }
