@@ -114,7 +114,9 @@ func TestReadEvents(t *testing.T) {
 	in := `{"sid":"EV1","event_type":"task.created","event_date":"2026-11-02T09:00:00Z","event_data":{"task_sid":"WT1","task_attributes":"{\"type\":\"billing\"}","workflow_sid":"WW1","task_priority":"5"}}
 {"events":[{"sid":"EV2","event_type":"reservation.created","event_date_ms":1793610001000,"event_data":{"TaskSid":"WT1","WorkerSid":"WK1","TaskQueueSid":"WQ1","ReservationSid":"WR1"}}]}
 [{"sid":"EV3","event_type":"worker.activity.update","event_date_ms":"1793610002000","event_data":{"worker_sid":"WK2","worker_activity_sid":"WAoff","worker_activity_name":"Offline"}},
- {"sid":"EV4","event_type":"workflow.entered","event_date_ms":1793610003000,"event_data":{}}]`
+ {"sid":"EV4","event_type":"workflow.entered","event_date_ms":1793610003000,"event_data":{}}]
+{"sid":"EV5","event_type":"worker.activity.update","event_date_ms":1793610004000,"event_data":{"WorkerSid":"WK3","WorkerActivityAvailable":false}}
+{"sid":"EV6","event_type":"task.created","event_date_ms":1793610005000,"event_data":{"task_sid":"WT2","task_priority":"high","task_attributes":{"type":"sales"}}}`
 	var got []Event
 	err := ReadEvents(strings.NewReader(in), func(e Event) error { got = append(got, e); return nil })
 	if err != nil {
@@ -126,6 +128,9 @@ func TestReadEvents(t *testing.T) {
 		{Sid: "EV2", Type: EventReservationCreated, At: got[1].At, TaskSid: "WT1", WorkerSid: "WK1", QueueSid: "WQ1", ReservationSid: "WR1"},
 		{Sid: "EV3", Type: EventWorkerActivityUpdate, At: got[2].At, WorkerSid: "WK2", ActivitySid: "WAoff", ActivityName: "Offline"},
 		{Sid: "EV4", Type: "workflow.entered", At: got[3].At},
+		{Sid: "EV5", Type: EventWorkerActivityUpdate, At: got[4].At, WorkerSid: "WK3", WorkerAvailable: new(bool)},
+		// A priority that is no number is none; attributes given as an object are kept as JSON.
+		{Sid: "EV6", Type: EventTaskCreated, At: got[5].At, TaskSid: "WT2", TaskAttributes: `{"type":"sales"}`},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -156,6 +161,11 @@ func TestReadEventsErrors(t *testing.T) {
 		{"in an array, on its own line", "[{\"event_type\":\"x\",\"event_date_ms\":5},\n\n {\"event_date_ms\":6}]", "event 2", "no event_type", 3},
 		{"in a page after a line", `{"event_type":"x","event_date_ms":5}` + "\n" + page(`{"event_type":"x","event_date_ms":6},`+"\n"+`{"event_type":"x"}`), "event 3", "neither event_date", 4},
 		{"past the first reads of the file", strings.Repeat(`{"event_type":"x","event_date_ms":5,"event_data":{"pad":"`+strings.Repeat("p", 60)+`"}}`+"\n", 5000) + `{"event_type":"x"}`, "event 5001", "neither event_date", 5001},
+		{"outcome without its worker", `{"event_type":"reservation.accepted","event_date_ms":1,"event_data":{"task_sid":"WT1"}}`, "event 1", "reservation.accepted without event_data.worker_sid", 1},
+		{"rejection without its task", `{"event_type":"reservation.rejected","event_date_ms":1,"event_data":{"worker_sid":"WK1"}}`, "event 1", "reservation.rejected without event_data.task_sid", 1},
+		{"timeout without its worker", `{"event_type":"reservation.timeout","event_date_ms":1,"event_data":{"task_sid":"WT1"}}`, "event 1", "reservation.timeout without event_data.worker_sid", 1},
+		{"activity update without its worker", `{"event_type":"worker.activity.update","event_date_ms":1,"event_data":{"worker_activity_sid":"WA1"}}`, "event 1", "worker.activity.update without event_data.worker_sid", 1},
+		{"broken at the end, then a newline", `{"event_type":"x","event_date_ms":5}` + "\n" + `{"event_type": "x",` + "\n", "after event 1", "unexpected EOF", 2},
 		{"after blank lines", "\n\n\n" + `{"event_type":"reservation.created","event_date_ms":1,"event_data":{"task_sid":"WT1"}}`, "event 1", "without event_data.worker_sid", 4},
 	}
 	for _, tt := range tests {
@@ -194,5 +204,19 @@ func TestKnownWorkerTargetNeedsNoQueue(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s: %v", target, err)
 		}
+	}
+}
+
+// TestReadWorkspaceDirectoryNeedsItsLists: of a directory's four files only activities.json
+// may be missing.
+func TestReadWorkspaceDirectoryNeedsItsLists(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"task_queues.json": `{"task_queues":[]}`, "workflows.json": `{"workflows":[]}`} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ReadWorkspace(dir); !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "workers.json") {
+		t.Errorf("no workers.json: err = %v", err)
 	}
 }
