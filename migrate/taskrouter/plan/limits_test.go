@@ -345,3 +345,26 @@ func TestRouteAfterRulesChange(t *testing.T) {
 		t.Errorf("a decoded plan: %v %v", r, ok)
 	}
 }
+
+// TestWithSuffix: a tag with a suffix is at most 64 bytes, keeps the whole suffix and whole
+// characters, and is the base unchanged when it fits.
+func TestWithSuffix(t *testing.T) {
+	tests := []struct{ base, suffix, want string }{
+		{"queue:a", "", "queue:a"},
+		{"queue:a", "~1", "queue:a~1"},
+		{strings.Repeat("a", 62), "~1", strings.Repeat("a", 62) + "~1"},
+		{strings.Repeat("a", 63), "~1", strings.Repeat("a", 62) + "~1"},
+		{strings.Repeat("a", 64), "", strings.Repeat("a", 64)},
+		{strings.Repeat("a", 65), "", strings.Repeat("a", 64)},
+		{strings.Repeat("a", 64), "-10", strings.Repeat("a", 61) + "-10"},
+		{"a" + strings.Repeat("ü", 32), "~1", "a" + strings.Repeat("ü", 30) + "~1"}, // cut at 62 would split a ü
+		{strings.Repeat("ü", 32), "~1", strings.Repeat("ü", 31) + "~1"},
+		{strings.Repeat("€", 22), "", strings.Repeat("€", 21)}, // 66 bytes: 64 would split a €
+	}
+	for _, tt := range tests {
+		got := withSuffix(tt.base, tt.suffix)
+		if got != tt.want || len(got) > 64 || !utf8.ValidString(got) {
+			t.Errorf("withSuffix(%q, %q) = %q (%d bytes), want %q", tt.base, tt.suffix, got, len(got), tt.want)
+		}
+	}
+}
