@@ -106,6 +106,14 @@ func TestGenerateThenShadow(t *testing.T) {
 	if !strings.Contains(progress, "replayed 3000 events, compared ") {
 		t.Errorf("no progress on stderr: %q", progress)
 	}
+	// By default the text lists 20 disagreements.
+	var disagree, total int
+	if _, err := fmt.Sscanf(out[strings.Index(out, "disagreements: "):], "disagreements: %d of %d", &disagree, &total); err != nil {
+		t.Fatalf("no disagreement count: %v\n%s", err, out)
+	}
+	if got := strings.Count(out, "\n    here:  "); disagree <= 20 || got != 20 {
+		t.Errorf("%d disagreements listed of %d, want 20", got, disagree)
+	}
 	out, _, err = runCmd(t, "shadow", "-workspace", ws, "-events", ev, "-at", "2026-11-02T08:00:00Z", "-json", "-quiet")
 	if err != nil {
 		t.Fatal(err)
@@ -240,6 +248,9 @@ func TestStrict(t *testing.T) {
 		{"plan, strict, empty workspace", []string{"plan", "-workspace", noWorkflows, "-strict"}, []string{noWorkflows + ": no workers", noWorkflows + ": no workflows"}, ""},
 		{"shadow, empty events, not strict", []string{"shadow", "-workspace", clean, "-events", empty, "-quiet"}, nil, "replayed 0 events"},
 		{"shadow, empty events, strict", []string{"shadow", "-workspace", clean, "-events", empty, "-quiet", "-strict"}, []string{"-strict: 1 problems", empty + ": no events"}, "replayed 0 events"},
+		{"shadow -json, empty events, strict", []string{"shadow", "-workspace", clean, "-events", empty, "-quiet", "-strict", "-json"}, []string{"-strict: 1 problems", empty + ": no events"}, `"events": 0`},
+		// Findings of constructs without a counterpart (LIFO, known workers, ...) are no problem.
+		{"plan, strict, untranslated constructs only", []string{"plan", "-workspace", testWorkspace, "-strict"}, nil, "taskOrder: 1 findings"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
