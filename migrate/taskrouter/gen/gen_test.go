@@ -3,9 +3,11 @@ package gen
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/taskrouting/taskrouting-go/migrate/taskrouter"
+	"github.com/taskrouting/taskrouting-go/migrate/taskrouter/plan"
 )
 
 func TestWorkspaceSizes(t *testing.T) {
@@ -52,4 +54,52 @@ func TestEventsAreDeterministicAndReadable(t *testing.T) {
 			t.Errorf("no %s event in %v", typ, counts)
 		}
 	}
+}
+
+// TestMoreQueues: past the 30 queues the workflows route to, Queues adds skill queues of two
+// to four terms, each of its own sid and name, that parse, plan as skill tags or a queue tag,
+// and most select workers of the generated workspace.
+func TestMoreQueues(t *testing.T) {
+	ws, err := taskrouter.ParseWorkspace(Workspace(Config{Seed: 1, Workers: 400, Queues: 300}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws.Queues) != 300 {
+		t.Fatalf("%d queues, want 300", len(ws.Queues))
+	}
+	sids, names := map[string]bool{}, map[string]bool{}
+	for _, q := range ws.Queues {
+		if sids[q.Sid] || names[q.FriendlyName] {
+			t.Errorf("queue %s %q: sid or name repeated", q.Sid, q.FriendlyName)
+		}
+		sids[q.Sid], names[q.FriendlyName] = true, true
+	}
+	if got := ws.Queues[30].TargetWorkers; got != "skills HAS 'billing' AND skills HAS 'refunds' AND languages HAS 'en'" {
+		t.Errorf("queue 30: %s", got)
+	}
+	p := plan.Build(ws, plan.Options{Now: time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)})
+	empty := 0
+	strategies := map[plan.Strategy]int{}
+	for _, s := range p.Segments[30:] {
+		strategies[s.Strategy]++
+		if len(s.Workers) == 0 {
+			empty++
+		}
+	}
+	if empty > 270/4 || strategies[plan.StrategySkills] == 0 || strategies[plan.StrategyQueueTag] == 0 {
+		t.Errorf("of 270 more queues: %d select nobody; strategies %v", empty, strategies)
+	}
+	if n := len(gen30(t).Queues); n != 30 {
+		t.Errorf("default: %d queues", n)
+	}
+}
+
+// gen30 is a workspace asked for fewer queues than the 30 the workflows need: it has 30.
+func gen30(t *testing.T) *taskrouter.Workspace {
+	t.Helper()
+	ws, err := taskrouter.ParseWorkspace(Workspace(Config{Seed: 1, Queues: 7}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
 }

@@ -115,8 +115,8 @@ func TestShardsBounded(t *testing.T) {
 		t.Fatalf("%d reservations: too few to reach MaxShards", n)
 	}
 	_, many := planAndShadow(t, cfg, events, Options{Shards: 5000})
-	if many.Shards != MaxShards {
-		t.Errorf("5000 shards asked: %d used, want %d", many.Shards, MaxShards)
+	if many.Shards != MaxShards || MaxShards != 64 { // 64: the bound the docs state
+		t.Errorf("5000 shards asked: %d used, want MaxShards (%d), 64", many.Shards, MaxShards)
 	}
 	many.MockRequests, many.Shards = one.MockRequests, one.Shards
 	if diff := cmp.Diff(one, many); diff != "" {

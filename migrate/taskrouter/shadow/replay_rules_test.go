@@ -1,0 +1,98 @@
+package shadow
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/taskrouting/taskrouting-go/migrate/taskrouter"
+	"github.com/taskrouting/taskrouting-go/migrate/taskrouter/plan"
+)
+
+// rulesWorkspace: workers A and B with skill a, C with b, D with c; queues Qa, Qb, Qc by
+// skill; workflow F1 steps from Qa (priority 10) to Qb (20) and back to Qa (30).
+const rulesWorkspace = `{
+ "workers": [
+  {"sid": "A", "attributes": "{\"skills\": [\"a\"]}", "activity_sid": "WAidle", "available": true},
+  {"sid": "B", "attributes": "{\"skills\": [\"a\"]}", "activity_sid": "WAidle", "available": true},
+  {"sid": "C", "attributes": "{\"skills\": [\"b\"]}", "activity_sid": "WAidle", "available": true},
+  {"sid": "D", "attributes": "{\"skills\": [\"c\"]}", "activity_sid": "WAidle", "available": true}
+ ],
+ "task_queues": [
+  {"sid": "Qa", "friendly_name": "A", "target_workers": "skills HAS 'a'"},
+  {"sid": "Qb", "friendly_name": "B", "target_workers": "skills HAS 'b'"},
+  {"sid": "Qc", "friendly_name": "C", "target_workers": "skills HAS 'c'"}
+ ],
+ "workflows": [{"sid": "F1", "friendly_name": "F", "configuration": "{\"task_routing\": {\"filters\": [{\"filter_friendly_name\": \"all\", \"expression\": \"1==1\", \"targets\": [{\"queue\": \"Qa\", \"priority\": 10, \"timeout\": 30}, {\"queue\": \"Qb\", \"priority\": 20, \"timeout\": 30}, {\"queue\": \"Qa\", \"priority\": 30}]}]}}"}],
+ "activities": [{"sid": "WAidle", "friendly_name": "Idle", "available": true}, {"sid": "WAoff", "friendly_name": "Offline", "available": false}]
+}`
+
+// TestReplayRules: a timed-out reservation vetoes no one; a reservation takes the tier of its
+// queue at or after the task's current tier; an activity update is read by its availability
+// first, then its activity's sid, then its name; a reservation from a queue the rule does not
+// name takes the queue's own tags; a task is "nobody here" only when no reservation of it had
+// an eligible worker.
+func TestReplayRules(t *testing.T) {
+	ws, err := taskrouter.ParseWorkspace([]byte(rulesWorkspace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		created(1, "T1", "F1", `{}`),
+		reservation(2, "reservation.created", "T1", "A", "Qa", "R1"),
+		reservation(3, "reservation.timeout", "T1", "A", "Qa", "R1"),
+		reservation(4, "reservation.created", "T1", "A", "Qa", "R2"), // A again: a timeout vetoes no one
+		reservation(5, "reservation.rejected", "T1", "A", "Qa", "R2"),
+		reservation(6, "reservation.created", "T1", "C", "Qb", "R3"), // tier 1
+		reservation(7, "reservation.rejected", "T1", "C", "Qb", "R3"),
+		reservation(8, "reservation.created", "T1", "B", "Qa", "R4"), // tier 2, priority 30
+		ev(9, "worker.activity.update", map[string]any{"worker_sid": "A", "worker_activity_name": "Offline"}),
+		ev(10, "worker.activity.update", map[string]any{"worker_sid": "B", "worker_activity_sid": "WAidle", "worker_activity_available": false}),
+		created(11, "T2", "F1", `{}`),
+		reservation(12, "reservation.created", "T2", "C", "Qb", "R5"), // someone eligible
+		reservation(13, "reservation.created", "T2", "A", "Qa", "R6"), // nobody: A offline by name, B by availability
+		created(14, "T3", "F1", `{}`),
+		reservation(15, "reservation.created", "T3", "D", "Qc", "R7"), // a queue the rule does not name
+	}, "\n")
+	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type view struct {
+		Resv, Standing, Here string
+		Priority             float64
+		Tags, Vetoed         []string
+	}
+	var got []view
+	for _, r := range rep.Reservations {
+		v := view{Resv: r.Reservation, Standing: r.Standing, Priority: r.Priority, Tags: r.Tags, Vetoed: r.Vetoed}
+		if r.Here != nil {
+			v.Here = r.Here.WorkerID
+		}
+		got = append(got, v)
+	}
+	a, b, c := []string{"skills:a"}, []string{"skills:b"}, []string{"skills:c"}
+	want := []view{
+		{Resv: "R1", Standing: StandingTie, Here: "A", Priority: 10, Tags: a},
+		{Resv: "R2", Standing: StandingTie, Here: "A", Priority: 10, Tags: a},
+		{Resv: "R3", Standing: StandingFirst, Here: "C", Priority: 20, Tags: b, Vetoed: []string{"A"}},
+		{Resv: "R4", Standing: StandingFirst, Here: "B", Priority: 30, Tags: a, Vetoed: []string{"A", "C"}},
+		{Resv: "R5", Standing: StandingFirst, Here: "C", Priority: 20, Tags: b},
+		{Resv: "R6", Standing: StandingNotEligible, Priority: 30, Tags: a},
+		{Resv: "R7", Standing: StandingFirst, Here: "D", Priority: 0, Tags: c},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("reservations (-want +got):\n%s", diff)
+	}
+	o := rep.Overall
+	if diff := cmp.Diff([]int{3, 0}, []int{o.Tasks, o.NobodyHere}); diff != "" {
+		t.Errorf("tasks, nobody here (-want +got):\n%s", diff)
+	}
+	if len(rep.Skipped) != 0 {
+		t.Errorf("skipped: %+v", rep.Skipped)
+	}
+}
