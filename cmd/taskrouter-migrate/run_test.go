@@ -390,3 +390,25 @@ func TestShadowShardsBoundedByCPUs(t *testing.T) {
 		t.Errorf("(-one shard +bounded):\n%s", diff)
 	}
 }
+
+// TestHelpDocumentsBounds: -h says how -shards is bounded and what the defaults are.
+func TestHelpDocumentsBounds(t *testing.T) {
+	tests := []struct {
+		verb string
+		want []string
+	}{
+		{"shadow", []string{"-shards int\n", "0 to the CPU count; 0: one per CPU (at most 8); above the CPU count: the CPU count, with a note\n"}},
+		{"generate", []string{"-queues int\n", "the workflows route to the first 30) (default 30)\n", "(at least 40) (default 240)\n"}},
+	}
+	for _, tt := range tests {
+		_, help, err := runCmd(t, tt.verb, "-h")
+		if !errors.Is(err, flag.ErrHelp) {
+			t.Fatalf("%s -h: err = %v", tt.verb, err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(help, w) {
+				t.Errorf("%s -h lacks %q:\n%s", tt.verb, w, help)
+			}
+		}
+	}
+}

@@ -74,8 +74,26 @@ func TestMoreQueues(t *testing.T) {
 		}
 		sids[q.Sid], names[q.FriendlyName] = true, true
 	}
-	if got := ws.Queues[30].TargetWorkers; got != "skills HAS 'billing' AND skills HAS 'refunds' AND languages HAS 'en'" {
-		t.Errorf("queue 30: %s", got)
+	// The shape is pinned: the benchmark's figures are for these queues.
+	want := [][2]string{
+		{"billing refunds en #30", "skills HAS 'billing' AND skills HAS 'refunds' AND languages HAS 'en'"},
+		{"refunds tech en level 3 #31", "skills HAS 'refunds' AND skills HAS 'tech' AND languages HAS 'en' AND level >= 3"},
+		{"tech network en es #32", "skills HAS 'tech' AND skills HAS 'network' AND languages HAS 'en' AND languages HAS 'es'"},
+		{"network sales es #33", "skills HAS 'network' AND skills HAS 'sales' AND languages HAS 'es'"},
+		{"sales retention es level 2 #34", "skills HAS 'sales' AND skills HAS 'retention' AND languages HAS 'es' AND level >= 2"},
+		{"retention fraud es fr #35", "skills HAS 'retention' AND skills HAS 'fraud' AND languages HAS 'es' AND languages HAS 'fr'"},
+	}
+	var got [][2]string
+	for _, q := range ws.Queues[30:36] {
+		got = append(got, [2]string{q.FriendlyName, q.TargetWorkers})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("queues 30-35 (-want +got):\n%s", diff)
+	}
+	for _, q := range ws.Queues {
+		if q.MaxReservedWorkers != 1 || q.TaskOrder != "FIFO" {
+			t.Errorf("queue %s: max_reserved_workers %d, task_order %s", q.Sid, q.MaxReservedWorkers, q.TaskOrder)
+		}
 	}
 	p := plan.Build(ws, plan.Options{Now: time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)})
 	empty := 0
