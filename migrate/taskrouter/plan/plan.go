@@ -128,7 +128,8 @@ type builder struct {
 	activities map[string]bool
 	narrowed   map[string]int // queue sid -> narrowed segments so far
 	// narrowedIDs finds the narrowed segment of a queue and a target expression
-	// (narrowKey) without a pass over the segments for each target.
+	// (keyed by the queue sid and the expression) without a pass over the segments for each
+	// target.
 	narrowedIDs map[string]string
 	envs        []*expr.Env // each worker's, in workspace order
 }
