@@ -74,7 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	rep, err := mutation.Run(ctx, cfg)
 	if rep != nil {
-		print(stdout, rep, cfg.ListOnly, time.Since(start))
+		printReport(stdout, rep, cfg.ListOnly, time.Since(start))
 		if *jsonOut != "" {
 			b, _ := json.MarshalIndent(rep, "", "  ")
 			if werr := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); werr != nil {
@@ -94,7 +94,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func print(w io.Writer, rep *mutation.Report, list bool, took time.Duration) {
+func printReport(w io.Writer, rep *mutation.Report, list bool, took time.Duration) {
 	for _, p := range rep.Packages {
 		if list {
 			fmt.Fprintf(w, "%s: %d mutants, %d chosen\n", p.Package, p.Enumerated, p.Sampled)
