@@ -54,7 +54,7 @@ type Result struct {
 	Path     string  `json:"path"` // relative to Config.Dir
 	Mutated  string  `json:"mutated_line"`
 	Status   Status  `json:"status,omitempty"`
-	KilledBy string  `json:"killed_by,omitempty"` // the first failing test, when one is named
+	KilledBy string  `json:"killed_by,omitempty"` // the first failing test, or the output's last lines when no test is named
 	Seconds  float64 `json:"seconds,omitempty"`
 }
 
@@ -322,7 +322,9 @@ func runMutant(ctx context.Context, cfg Config, pkg, tmp string, i int, fs fileS
 	if sm := failingTest.FindSubmatch(out); sm != nil {
 		return Killed, string(sm[1])
 	}
-	return Killed, ""
+	// No test named (a panic outside a test, a failing TestMain): keep the end of the output, so
+	// a kill that is not the mutant's doing (a timing-sensitive test on a loaded machine) shows.
+	return Killed, tail(out, 5)
 }
 
 // goTest runs the package's tests once, failing fast, without vet (a mutant vet dislikes still
