@@ -90,6 +90,7 @@ func Enumerate(filename string, src []byte) ([]Mutant, error) {
 	}
 	e := &enumerator{fset: fset, file: fset.File(f.Pos()), src: src, name: filename}
 	e.collectIgnores(f)
+	e.collectIndexes(f)
 	ast.Inspect(f, e.visit)
 	sort.SliceStable(e.out, func(i, j int) bool {
 		if e.out[i].Start != e.out[j].Start {
@@ -107,6 +108,7 @@ type enumerator struct {
 	name        string
 	ignoreLines map[int]bool
 	ignoreSpans [][2]token.Pos
+	indexes     map[*ast.BasicLit]bool // literals standing as an index or slice bound
 	out         []Mutant
 }
 
@@ -130,6 +132,28 @@ func (e *enumerator) collectIgnores(f *ast.File) {
 			e.ignoreSpans = append(e.ignoreSpans, [2]token.Pos{fd.Pos(), fd.End()})
 		}
 	}
+}
+
+// collectIndexes finds the literals used as an index or a slice bound: a constant 0 there read
+// as -1 does not compile, so that mutant would only cost a build.
+func (e *enumerator) collectIndexes(f *ast.File) {
+	e.indexes = map[*ast.BasicLit]bool{}
+	mark := func(x ast.Expr) {
+		if lit, ok := x.(*ast.BasicLit); ok {
+			e.indexes[lit] = true
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IndexExpr:
+			mark(n.Index)
+		case *ast.SliceExpr:
+			mark(n.Low)
+			mark(n.High)
+			mark(n.Max)
+		}
+		return true
+	})
 }
 
 // aloneOnLine reports whether only blanks precede pos on its line.
@@ -233,7 +257,9 @@ func (e *enumerator) literal(n *ast.BasicLit) {
 		return // beyond int64: leave it
 	}
 	e.add(ConstPlus, n.Pos(), n.End(), signed(v+1))
-	e.add(ConstMinus, n.Pos(), n.End(), signed(v-1))
+	if v > 0 || !e.indexes[n] {
+		e.add(ConstMinus, n.Pos(), n.End(), signed(v-1))
+	}
 }
 
 // signed writes v so it stands where a literal stood: a negative value in parentheses.
