@@ -17,7 +17,8 @@
 //     never runs (a dropped check);
 //   - drop-call: a call statement never runs (a dropped side effect, such as a delete), except
 //     Lock, Unlock, RLock, RUnlock, Done and panic, whose removal only hangs or does not compile;
-//   - const+1, const-1: an integer literal one more or one less (a cap, a limit, an index);
+//   - const+1, const-1: an integer literal one more or one less (a cap, a limit, an index; a 0
+//     index or slice bound is not read as -1, which cannot compile);
 //   - arithmetic: + and -, * and / exchanged, % read as * (+ with a string literal is skipped);
 //   - incdec: ++ and -- exchanged.
 //
