@@ -85,7 +85,8 @@ type Report struct {
 
 // Run enumerates, samples and tests the mutants of every package of cfg. The working tree is
 // never written: each mutant reaches the compiler through go test -overlay, so the run can go
-// on while people edit (it tests the files as they were when it read them).
+// on while people edit. The mutated file is the copy read at the start; the package's other
+// files are read by each build, so edits to them during a run change what is tested.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Jobs < 1 {
 		cfg.Jobs = 1
