@@ -122,13 +122,23 @@ func f(n int) int {
 }
 // g is left alone.
 // mutation:ignore
-func g(n int) int { return n + 4 }
+func g(n int) int {
+	return n + 4
+}
+// h has an ordinary comment, which leaves nothing out.
+func h(n int) int {
+	// n is small
+	return n * 5 // it is
+}
 `,
 			want: []string{
 				"6 arithmetic: return a - b + 3",
 				"6 arithmetic: return a + b - 3",
 				"6 const+1: return a + b + 4",
 				"6 const-1: return a + b + 2",
+				"16 arithmetic: return n / 5 // it is",
+				"16 const+1: return n * 6 // it is",
+				"16 const-1: return n * 4 // it is",
 			},
 		},
 		{

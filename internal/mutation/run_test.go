@@ -2,7 +2,10 @@ package mutation
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -114,5 +117,52 @@ diff --git a/gone.go b/gone.go
 	}
 	if diff := cmp.Diff([]int{4, 5, 12}, lines); diff != "" {
 		t.Errorf("changed lines (-want +got):\n%s", diff)
+	}
+}
+
+// TestRunDiffKeepsChangedLines lists (runs nothing) the mutants of a copy of the tiny module in
+// a fresh git repository after one line changed since the commit: only that line's remain.
+func TestRunDiffKeepsChangedLines(t *testing.T) {
+	t.Setenv("GOWORK", "off")
+	dir := t.TempDir()
+	for _, name := range []string{"go.mod", "tiny.go", "tiny_test.go"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "tiny", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitRun := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	gitRun("init", "-q")
+	gitRun("add", ".")
+	gitRun("commit", "-q", "-m", "tiny")
+	src, err := os.ReadFile(filepath.Join(dir, "tiny.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(src), "return b\n", "return b + 0\n", 1)
+	if err := os.WriteFile(filepath.Join(dir, "tiny.go"), []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Diff: "HEAD", ListOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rep.Packages[0].Results {
+		got = append(got, r.Mutated)
+	}
+	want := []string{"return b - 0", "return b + 1", "return b + (-1)"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mutants on changed lines (-want +got):\n%s", diff)
 	}
 }
