@@ -17,7 +17,7 @@ import (
 // exprJSON is expr's -json answer.
 type exprJSON struct {
 	Expression string `json:"expression"`
-	Parsed     string `json:"parsed"` // the tree, fully parenthesised
+	Parsed     string `json:"parsed"` // the tree, with the parentheses its grouping needs
 	Scope      string `json:"scope"`
 	Result     bool   `json:"result"`
 	// SkillTags are the tags plan would give a queue with this target_workers (worker
