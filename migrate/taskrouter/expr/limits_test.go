@@ -132,3 +132,22 @@ func TestSyntaxErrorLineAndColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestStringAllocatesLinearly: printing allocates a small multiple of what it prints (a
+// growing buffer copies itself: about 5x in all, as append grows a large slice by a quarter),
+// for a chain of 20k comparisons and a list of 256 KiB, where
+// printing each node into a new string allocated gigabytes.
+func TestStringAllocatesLinearly(t *testing.T) {
+	list := "a IN [" + strings.Repeat("1, ", megabyte/12) + "1]"
+	for name, src := range map[string]string{"20k comparisons": chainSource(20000), "a list of 256 KiB": list} {
+		n, err := Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var printed string
+		allocated := heapBytes(func() { printed = n.String() })
+		if allocated > 8*uint64(len(printed)) {
+			t.Errorf("%s: String allocated %d bytes for %d printed, want at most 8x", name, allocated, len(printed))
+		}
+	}
+}
