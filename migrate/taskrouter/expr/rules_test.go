@@ -180,3 +180,108 @@ func TestClockValuesIgnoreTheLocalZone(t *testing.T) {
 		{"dayOfWeek", `taskrouter.dayOfWeek == "Mon"`, ``, true},
 	}, now)
 }
+
+// TestEvalEdges: rules found by breaking the evaluator one line at a time.
+func TestEvalEdges(t *testing.T) {
+	monday := time.Date(2026, 11, 30, 9, 5, 0, 0, time.UTC)
+	runEvalCases(t, []evalCase{
+		// HAS and IN compare a day name without regard to case, like ==.
+		{"an array HAS the day, lower case", `open_days HAS taskrouter.dayOfWeek`, `{"open_days": ["sun", "mon"]}`, true},
+		{"an array HAS the day, other days", `open_days HAS taskrouter.dayOfWeek`, `{"open_days": ["sun", "tue"]}`, false},
+		{"the day IN an attribute", `taskrouter.dayOfWeek IN open_days`, `{"open_days": ["MON"]}`, true},
+		{"a day equals itself", `taskrouter.dayOfWeek == taskrouter.dayOfWeek`, ``, true},
+		{"a day is no number", `taskrouter.dayOfWeek == 1`, ``, false},
+		// A numeric string is read as the number around any spaces (as JSON attributes
+		// written by hand often carry them).
+		{"spaces around a numeric string", `level == 8`, `{"level": " 8 "}`, true},
+		{"spaces around a numeric string, order", `level > 7`, `{"level": "8 "}`, true},
+	}, monday)
+}
+
+// TestEvalWorkerProperties: worker.sid, worker.activity_name and the other properties are
+// the worker's own, before its attributes; a longer path reads the attributes.
+func TestEvalWorkerProperties(t *testing.T) {
+	worker := map[string]any{"activity_name": map[string]any{"x": "attr"}, "team": "sales"}
+	props := map[string]any{"activity_name": "Available", "sid": "WK1"}
+	tests := []struct {
+		src  string
+		want bool
+	}{
+		{`worker.activity_name == "Available"`, true},
+		{`activity_name == "Available"`, true},
+		{`worker.activity_name.x == "attr"`, true},
+		{`worker.activity_name.x == "Available"`, false},
+		{`worker.sid == "WK1"`, true},
+		{`worker.team == "sales"`, true},
+		{`worker.sid.x == "WK1"`, false},
+	}
+	for _, tt := range tests {
+		n, err := Parse(tt.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := &Env{Default: ScopeWorker, Worker: worker, WorkerProps: props}
+		if got := Eval(n, env); got != tt.want {
+			t.Errorf("Eval(%s) = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestAttributes: blank attributes are an empty object (the platform's default "{}"); text
+// that is not JSON is an error.
+func TestAttributes(t *testing.T) {
+	for _, s := range []string{"", "  ", "\n\t"} {
+		v, err := Attributes(s)
+		if err != nil {
+			t.Errorf("Attributes(%q): %v", s, err)
+		}
+		if m, ok := v.(map[string]any); !ok || len(m) != 0 {
+			t.Errorf("Attributes(%q) = %#v, want an empty object", s, v)
+		}
+	}
+	if _, err := Attributes(`{"a":`); err == nil {
+		t.Error(`Attributes("{\"a\":") succeeded, want an error`)
+	}
+}
+
+// TestParseEdges: what the parser makes of keys, escapes and numbers at the edges.
+func TestParseEdges(t *testing.T) {
+	tests := []struct {
+		src  string
+		want string // the tree printed, or the error's Expected
+	}{
+		{`task == 1`, `task == 1`}, // a lone "task" is a key of the default document
+		{`task.task == 1`, `task.task == 1`},
+		{`'it\'s' == "a\"b\\"`, `"it's" == "a\"b\\"`},
+		{`a == 1 AND .5 < b`, `a == 1 AND 0.5 < b`},
+		{`a == 1 AND NOT .5 < b`, `a == 1 AND NOT 0.5 < b`},
+		{`a.b[0][12].c == 1`, `a.b[0][12].c == 1`},
+		{`a[-1] == 1`, "an array index (0, 1, ...) after a["},
+		{`a[1.5] == 1`, "an array index (0, 1, ...) after a["},
+		{`a.5 == 1`, "a member name after a."},
+		{`a == 1e400`, "a number"},
+		{`a == 1..2`, "a number"},
+		{`contains == 1`, "a key or a constant"},
+		{`a HAS`, "a key or a constant (string, number, true, false, [list])"},
+	}
+	for _, tt := range tests {
+		n, err := Parse(tt.src)
+		var got string
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("Parse(%s): %v", tt.src, err)
+			}
+			got = se.Expected
+		} else {
+			got = n.String()
+		}
+		if got != tt.want {
+			t.Errorf("Parse(%s) = %s, want %s", tt.src, got, tt.want)
+		}
+	}
+	n, _ := Parse(`task == 1`)
+	if k := n.(*Compare).L.(*Key); k.Scope != ScopeDefault {
+		t.Errorf("a lone task key has scope %q, want the default", k.Scope)
+	}
+}
