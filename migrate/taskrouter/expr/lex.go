@@ -55,8 +55,10 @@ func excerpt(s string) string {
 	if len(s) <= excerptMax {
 		return s
 	}
+	// Back up to the start of a character, at most the length of one: bytes that are not
+	// UTF-8 have no start to find.
 	cut := excerptMax
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
+	for cut > excerptMax-utf8.UTFMax && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	return s[:cut] + "…"

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -76,6 +77,9 @@ func TestErrorsQuoteAnExcerpt(t *testing.T) {
 		{"a long list with no operator", "[" + strings.Repeat("1, ", 64<<10) + "1] )",
 			"a comparison operator (==, !=, <, <=, >, >=, HAS, CONTAINS, IN, NOT IN) after [" + strings.Repeat("1, ", 13) + "…",
 			`")"`},
+		{"a long string of bytes that are not UTF-8", `a '` + strings.Repeat("\x80", 100) + `'`,
+			"a comparison operator (==, !=, <, <=, >, >=, HAS, CONTAINS, IN, NOT IN) after a",
+			`string "` + strings.Repeat(`\x80`, excerptMax-utf8.UTFMax) + `…"`},
 		{"a long number", "a == " + strings.Repeat("1.", megabyte/2),
 			"a number", "number " + strings.Repeat("1.", 20) + "…"},
 		{"a long identifier after a comparison", "a == 1 " + strings.Repeat("b", megabyte),
@@ -149,5 +153,23 @@ func TestStringAllocatesLinearly(t *testing.T) {
 		if allocated > 8*uint64(len(printed)) {
 			t.Errorf("%s: String allocated %d bytes for %d printed, want at most 8x", name, allocated, len(printed))
 		}
+	}
+}
+
+// TestLongStringIsNotCopied: a string constant without escapes is a slice of the source: a
+// megabyte-long one costs no megabyte more.
+func TestLongStringIsNotCopied(t *testing.T) {
+	src := `a == '` + strings.Repeat("x", megabyte) + `'`
+	var n Node
+	var err error
+	allocated := heapBytes(func() { n, err = Parse(src) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := n.(*Compare).R.(*Const).Value.(string); len(got) != megabyte {
+		t.Fatalf("the constant is %d bytes long, want %d", len(got), megabyte)
+	}
+	if allocated > 64<<10 {
+		t.Errorf("Parse allocated %d bytes, want at most 64 KiB", allocated)
 	}
 }
