@@ -15,11 +15,11 @@
 // true when any element is in the right side. Keywords (AND, OR, NOT, IN, HAS, CONTAINS,
 // true, false) are case-insensitive; "=" is "==" and "->" is HAS.
 //
-// A string holding a number and a number compare as numbers, for equality as for order:
-// "8" == 8 is true, "10" > 9 is true (two strings still compare as strings: "10" > "9" is
-// false, "8" == "8.0" is false). TaskRouter's expression page only says that comparisons
-// between different types should be avoided; its time-of-day page compares
-// taskrouter.currentHour, a two-digit string, with numbers (currentHour > 8 AND
+// A string holding a number (spaces around it aside) and a number compare as numbers, for
+// equality as for order: "8" == 8 is true, "10" > 9 is true (two strings still compare as
+// strings: "10" > "9" is false, "8" == "8.0" is false). TaskRouter's expression page only
+// says that comparisons between different types should be avoided; its time-of-day page
+// compares taskrouter.currentHour, a two-digit string, with numbers (currentHour > 8 AND
 // currentHour < 18), which works only if a numeric string orders as a number, and equality
 // follows the same rule so that == 8 agrees with >= 8 AND <= 8 (TestEvalStringAgainstNumber).
 //
