@@ -80,6 +80,8 @@ func TestErrorsQuoteAnExcerpt(t *testing.T) {
 		{"a long string of bytes that are not UTF-8", `a '` + strings.Repeat("\x80", 100) + `'`,
 			"a comparison operator (==, !=, <, <=, >, >=, HAS, CONTAINS, IN, NOT IN) after a",
 			`string "` + strings.Repeat(`\x80`, excerptMax-utf8.UTFMax) + `…"`},
+		{"an identifier of exactly 40 bytes", "a == 1 " + strings.Repeat("b", excerptMax),
+			"AND, OR or the end of the expression", `"` + strings.Repeat("b", excerptMax) + `"`},
 		{"a long number", "a == " + strings.Repeat("1.", megabyte/2),
 			"a number", "number " + strings.Repeat("1.", 20) + "…"},
 		{"a long identifier after a comparison", "a == 1 " + strings.Repeat("b", megabyte),

@@ -193,6 +193,9 @@ func TestEvalEdges(t *testing.T) {
 		{"a day is no number", `taskrouter.dayOfWeek == 1`, ``, false},
 		// A numeric string is read as the number around any spaces (as JSON attributes
 		// written by hand often carry them).
+		// CONTAINS takes a string on its right: a number finds nothing.
+		{"CONTAINS a number", `code CONTAINS 1`, `{"code": "x1"}`, false},
+		{"CONTAINS a number in an array", `codes CONTAINS 1`, `{"codes": ["x1"]}`, false},
 		{"spaces around a numeric string", `level == 8`, `{"level": " 8 "}`, true},
 		{"spaces around a numeric string, order", `level > 7`, `{"level": "8 "}`, true},
 	}, monday)
@@ -293,5 +296,31 @@ func TestParseEdges(t *testing.T) {
 	n, _ := Parse(`task == 1`)
 	if k := n.(*Compare).L.(*Key); k.Scope != ScopeDefault {
 		t.Errorf("a lone task key has scope %q, want the default", k.Scope)
+	}
+}
+
+// TestSkillTermsAndIsTrueEdges: a fractional constant keeps its digits in a tag, and IsTrue is
+// false for anything but a single comparison.
+func TestSkillTermsAndIsTrueEdges(t *testing.T) {
+	n, err := Parse(`level == 2.5 AND rate == -0.125`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	terms, ok := SkillTerms(n, ScopeWorker)
+	var tags []string
+	for _, term := range terms {
+		tags = append(tags, term.Tag())
+	}
+	if want := []string{"level=2.5", "rate=-0.125"}; !ok || strings.Join(tags, " ") != strings.Join(want, " ") {
+		t.Errorf("SkillTerms tags = %v (ok %v), want %v", tags, ok, want)
+	}
+	for _, src := range []string{`1 == 1 AND 1 == 1`, `NOT 1 == 2`, `1 == 1 OR 1 == 1`} {
+		n, err := Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if IsTrue(n) {
+			t.Errorf("IsTrue(%s) = true, want false (not a single comparison)", src)
+		}
 	}
 }
