@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/taskrouting/taskrouting-go/migrate/taskrouter/expr"
 )
@@ -17,7 +18,7 @@ import (
 // exprJSON is expr's -json answer.
 type exprJSON struct {
 	Expression string `json:"expression"`
-	Parsed     string `json:"parsed"` // the tree, fully parenthesised
+	Parsed     string `json:"parsed"` // the tree, with the parentheses its grouping needs
 	Scope      string `json:"scope"`
 	Result     bool   `json:"result"`
 	// SkillTags are the tags plan would give a queue with this target_workers (worker
@@ -94,8 +95,9 @@ func runExpr(args []string, stdout, stderr io.Writer, now func() time.Time) erro
 	if err != nil {
 		var se *expr.SyntaxError
 		if errors.As(err, &se) {
-			// The expression and a caret under the column the parser stopped at.
-			return fmt.Errorf("%w\n  %s\n  %s^", err, src, strings.Repeat(" ", se.Pos))
+			// The line the parser stopped on and a caret under the place.
+			line, caret := caretAt(src, se)
+			return fmt.Errorf("%w\n  %s\n  %s^", err, line, strings.Repeat(" ", caret))
 		}
 		return err
 	}
@@ -145,4 +147,36 @@ func readDocument(path string) (any, error) {
 		return nil, fmt.Errorf("%s: not JSON: %w", path, err)
 	}
 	return v, nil
+}
+
+// caretWindow is how many bytes of the failing line caretAt shows either side of the place:
+// an expression can be megabytes long, and only its place matters.
+const caretWindow = 40
+
+// caretAt returns the line of src holding the error, cut to caretWindow bytes either side of
+// the place (an ellipsis marks a cut), and the caret's offset in what it returns.
+func caretAt(src string, se *expr.SyntaxError) (line string, caret int) {
+	pos := min(max(se.Pos, 0), len(src))
+	start := strings.LastIndexByte(src[:pos], '\n') + 1
+	end := len(src)
+	if i := strings.IndexByte(src[pos:], '\n'); i >= 0 {
+		end = pos + i
+	}
+	line, caret = strings.TrimRight(src[start:end], "\r"), pos-start
+	if len(line) > caret+caretWindow {
+		cut := caret + caretWindow
+		for cut > caret && !utf8.RuneStart(line[cut]) {
+			cut--
+		}
+		line = line[:cut] + "…"
+	}
+	if caret > caretWindow {
+		cut := caret - caretWindow
+		for cut < caret && !utf8.RuneStart(line[cut]) {
+			cut++
+		}
+		// The ellipsis takes one column on a terminal, however many bytes it is.
+		line, caret = "…"+line[cut:], caret-cut+1
+	}
+	return line, caret
 }

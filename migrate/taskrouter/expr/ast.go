@@ -1,10 +1,5 @@
 package expr
 
-import (
-	"strconv"
-	"strings"
-)
-
 // Node is a boolean expression: an Or, And, Not or Compare.
 type Node interface {
 	// Pos is the byte offset in the source where the node starts.
@@ -100,52 +95,13 @@ func (n *Const) Pos() int   { return n.At }
 func (n *Key) Pos() int     { return n.At }
 func (n *List) Pos() int    { return n.At }
 
-func (n *Or) String() string  { return "(" + n.L.String() + " OR " + n.R.String() + ")" }
-func (n *And) String() string { return "(" + n.L.String() + " AND " + n.R.String() + ")" }
-func (n *Not) String() string { return "NOT " + n.X.String() }
-func (n *Compare) String() string {
-	return n.L.String() + " " + string(n.Op) + " " + n.R.String()
-}
-
-func (n *Const) String() string {
-	switch v := n.Value.(type) {
-	case string:
-		// The language's own quoting: a backslash escapes the next character.
-		return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v) + `"`
-	case float64:
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	case bool:
-		return strconv.FormatBool(v)
-	}
-	return "null"
-}
-
-func (n *Key) String() string {
-	var b strings.Builder
-	if n.Scope != ScopeDefault {
-		b.WriteString(string(n.Scope))
-	}
-	for _, p := range n.Path {
-		switch p := p.(type) {
-		case string:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(p)
-		case int:
-			b.WriteString("[" + strconv.Itoa(p) + "]")
-		}
-	}
-	return b.String()
-}
+func (n *Or) String() string      { return nodeString(n) }
+func (n *And) String() string     { return nodeString(n) }
+func (n *Not) String() string     { return nodeString(n) }
+func (n *Compare) String() string { return nodeString(n) }
+func (n *Const) String() string   { return operandString(n) }
+func (n *Key) String() string     { return operandString(n) }
+func (n *List) String() string    { return operandString(n) }
 
 // Name is the key's path without its scope, dotted: "skills", "object.array[2]".
 func (n *Key) Name() string { return (&Key{Path: n.Path}).String() }
-
-func (n *List) String() string {
-	parts := make([]string, len(n.Items))
-	for i, it := range n.Items {
-		parts[i] = it.String()
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
-}

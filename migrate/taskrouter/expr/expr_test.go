@@ -150,6 +150,8 @@ func TestParseErrors(t *testing.T) {
 			if !errors.As(err, &se) {
 				t.Fatalf("Parse(%q) error = %v, want a *SyntaxError", tt.src, err)
 			}
+			// Every case is one line: the column is the offset plus one.
+			tt.want.Line, tt.want.Column = 1, tt.want.Pos+1
 			if diff := cmp.Diff(tt.want, *se); diff != "" {
 				t.Errorf("Parse(%q) (-want +got):\n%s", tt.src, diff)
 			}
@@ -245,17 +247,25 @@ func TestIsTrue(t *testing.T) {
 	}
 }
 
-// FuzzParse checks that any input parses or fails with a *SyntaxError, never panics, and
-// that a parsed tree prints as an expression that parses to the same tree.
+// FuzzParse checks that any input parses or fails with a *SyntaxError (at a place inside the
+// input, quoting a short excerpt), never panics, and that a parsed tree prints as an
+// expression that parses to the same tree. Its seeds are the inputs below, expressions of
+// the grammar generator, and the files under testdata/fuzz/FuzzParse (long chains, nesting at
+// the limit); `go test` runs the seeds only.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		`(skills HAS 'support') AND (languages HAS 'english')`,
 		`customer_value == 'Gold' AND type == 'ticket'`,
 		`language IN ["en", "es"]`, `object.array[2] == "c"`, `a NOT IN [1, 2.5, true]`,
 		`taskrouter.currentTime > 0800`, `worker.id IN task.preferred_agents`, `NOT (a -> "x")`,
-		`a == 'unterminated`, `((((`, `x-y == 1`, `.5 < a.b`,
+		`a == 'unterminated`, `((((`, `x-y == 1`, `.5 < a.b`, `a == 1 AND NOT .5 < b`,
+		"a == 1\nAND\n  b ==", `a == 1 AND (b == 2 OR c == 3)`, `NOT (a == 1 OR b == 2) AND c > -1e-3`,
 	} {
 		f.Add(s)
+	}
+	g := newExprGen(2)
+	for i := 0; i < 20; i++ {
+		f.Add(g.expression())
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		n, err := Parse(src)
@@ -264,8 +274,11 @@ func FuzzParse(f *testing.F) {
 			if !errors.As(err, &se) {
 				t.Fatalf("Parse(%q): %T %v, want *SyntaxError", src, err, err)
 			}
-			if se.Pos < 0 || se.Pos > len(src) {
-				t.Fatalf("Parse(%q): position %d outside the input", src, se.Pos)
+			if se.Pos < 0 || se.Pos > len(src) || se.Line < 1 || se.Column < 1 {
+				t.Fatalf("Parse(%q): position %d (line %d, column %d) outside the input", src, se.Pos, se.Line, se.Column)
+			}
+			if len(se.Found) > 4*excerptMax+20 {
+				t.Fatalf("Parse(%q): found %d bytes long, want a short excerpt", src, len(se.Found))
 			}
 			return
 		}
@@ -273,6 +286,9 @@ func FuzzParse(f *testing.F) {
 		again, err := Parse(printed)
 		if err != nil {
 			t.Fatalf("Parse(%q) printed %q, which does not parse: %v", src, printed, err)
+		}
+		if !sameTree(n, again) {
+			t.Fatalf("round trip of %q through %q changed the tree:\n%s\n%s", src, printed, dump(n), dump(again))
 		}
 		if again.String() != printed {
 			t.Fatalf("round trip of %q: %q then %q", src, printed, again.String())

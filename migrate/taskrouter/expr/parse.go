@@ -1,21 +1,39 @@
 package expr
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 )
 
-// SyntaxError is a parse failure: where (a byte offset into the expression) and what the
-// parser expected there.
+// SyntaxError is a parse failure: where and what the parser expected there. Found quotes at
+// most 40 bytes of what was there (with an ellipsis when cut), so an error about a megabyte of
+// input stays short.
 type SyntaxError struct {
-	Pos      int
-	Expected string
-	Found    string
+	// Pos is the byte offset into the expression.
+	Pos int
+	// Line and Column (both from 1; Column counts bytes from the start of the line) are Pos
+	// for a reader: expressions in workflow JSON often span several lines.
+	Line, Column int
+	Expected     string
+	Found        string
 }
 
+// Error names the column, and the line too when it is not the first.
 func (e *SyntaxError) Error() string {
+	if e.Line > 1 {
+		return fmt.Sprintf("expression: line %d, column %d: expected %s, found %s", e.Line, e.Column, e.Expected, e.Found)
+	}
 	return fmt.Sprintf("expression: column %d: expected %s, found %s", e.Pos+1, e.Expected, e.Found)
+}
+
+// locate fills in Line and Column from Pos.
+func (e *SyntaxError) locate(src string) *SyntaxError {
+	before := src[:min(max(e.Pos, 0), len(src))]
+	e.Line = 1 + strings.Count(before, "\n")
+	e.Column = len(before) - strings.LastIndexByte(before, '\n')
+	return e
 }
 
 // maxDepth bounds nesting so a hostile expression cannot exhaust the stack.
@@ -33,31 +51,67 @@ const maxDepth = 200
 // Keywords are case-insensitive. A key starting with task., worker. or taskrouter. reads
 // that document; any other key reads the document the expression is about.
 func Parse(src string) (Node, error) {
-	toks, err := lex(src)
-	if err != nil {
-		return nil, err
-	}
-	p := &parser{toks: toks}
+	p := &parser{lx: lexer{src: src}}
+	p.advance()
 	n, err := p.or(0)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		if t := p.peek(); t.kind != tokEOF {
+			err = p.errAt(t, "AND, OR or the end of the expression")
+		}
 	}
-	if t := p.peek(); t.kind != tokEOF {
-		return nil, p.errAt(t, "AND, OR or the end of the expression")
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			se.locate(src)
+		}
+		return nil, err
 	}
 	return n, nil
 }
 
+// parser reads tokens from the lexer one at a time: tok is the next one. A lexical error
+// stops the lexer; it is returned when the parser reaches it, as the error of whatever the
+// parser expected there.
 type parser struct {
-	toks []token
-	i    int
+	lx     lexer
+	tok    token
+	lexErr error
 }
 
-func (p *parser) peek() token { return p.toks[p.i] }
-func (p *parser) next() token { t := p.toks[p.i]; p.i++; return t }
+// tokError stands for the place a lexical error was found: it matches nothing the parser
+// expects, so the parser reports it at once.
+const tokError tokKind = -1
+
+func (p *parser) advance() {
+	if p.lexErr != nil {
+		return
+	}
+	t, err := p.lx.next()
+	if err != nil {
+		p.lexErr = err
+		t = token{kind: tokError, pos: p.lx.i}
+	}
+	p.tok = t
+}
+
+func (p *parser) peek() token { return p.tok }
+func (p *parser) next() token { t := p.tok; p.advance(); return t }
 
 func (p *parser) errAt(t token, expected string) error {
+	if t.kind == tokError {
+		return p.lexErr
+	}
 	return &SyntaxError{Pos: t.pos, Expected: expected, Found: t.describe()}
+}
+
+// source quotes the expression from offset from up to the token t, for an error message
+// naming what came before: at most excerptMax bytes of it.
+func (p *parser) source(from int, t token) string {
+	to := t.pos
+	if to < from || to > len(p.lx.src) {
+		to = len(p.lx.src)
+	}
+	return excerpt(strings.TrimSpace(p.lx.src[from:to]))
 }
 
 // keyword reports whether the next token is the keyword kw (case-insensitive).
@@ -161,7 +215,7 @@ func (p *parser) comparison(depth int) (Node, error) {
 		p.next()
 		op = OpNotIn
 	default:
-		return nil, p.errAt(t, "a comparison operator (==, !=, <, <=, >, >=, HAS, CONTAINS, IN, NOT IN) after "+l.String())
+		return nil, p.errAt(t, "a comparison operator (==, !=, <, <=, >, >=, HAS, CONTAINS, IN, NOT IN) after "+p.source(l.Pos(), t))
 	}
 	r, err := p.operand(depth)
 	if err != nil {
@@ -169,9 +223,6 @@ func (p *parser) comparison(depth int) (Node, error) {
 	}
 	return &Compare{Op: op, L: l, R: r, At: l.Pos()}, nil
 }
-
-// reserved words cannot start a key.
-var reserved = map[string]bool{"AND": true, "OR": true, "NOT": true, "IN": true, "HAS": true, "CONTAINS": true}
 
 func (p *parser) operand(depth int) (Operand, error) {
 	t := p.peek()
@@ -212,15 +263,15 @@ func (p *parser) operand(depth int) (Operand, error) {
 			}
 		}
 	case tokIdent:
-		up := strings.ToUpper(t.text)
-		switch {
-		case up == "TRUE" || up == "FALSE":
+		switch keyword(t.text) {
+		case "":
+			return p.key()
+		case "TRUE", "FALSE":
 			p.next()
-			return &Const{Value: up == "TRUE", At: t.pos}, nil
-		case reserved[up]:
-			return nil, p.errAt(t, "a key or a constant")
+			return &Const{Value: keyword(t.text) == "TRUE", At: t.pos}, nil
 		}
-		return p.key()
+		// Any other keyword (AND, OR, NOT, IN, HAS, CONTAINS) cannot start a key.
+		return nil, p.errAt(t, "a key or a constant")
 	}
 	return nil, p.errAt(t, "a key or a constant (string, number, true, false, [list])")
 }
@@ -234,7 +285,7 @@ func (p *parser) key() (Operand, error) {
 			p.next()
 			n := p.next()
 			if n.kind != tokIdent {
-				return nil, p.errAt(n, "a member name after "+k.String()+".")
+				return nil, p.errAt(n, "a member name after "+p.source(k.At, n))
 			}
 			k.Path = append(k.Path, n.text)
 		case tokLBrack:
@@ -242,7 +293,7 @@ func (p *parser) key() (Operand, error) {
 			n := p.next()
 			idx, err := strconv.Atoi(n.text)
 			if n.kind != tokNumber || err != nil || idx < 0 {
-				return nil, p.errAt(n, "an array index (0, 1, ...) after "+k.String()+"[")
+				return nil, p.errAt(n, "an array index (0, 1, ...) after "+p.source(k.At, n))
 			}
 			if c := p.next(); c.kind != tokRBrack {
 				return nil, p.errAt(c, `"]" after the index`)
