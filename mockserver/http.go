@@ -189,7 +189,11 @@ func (s *Server) handle(r *http.Request) (response, []byte) {
 	if rerr == nil && rt.hasBody {
 		body, rerr = readBody(r)
 	}
-	req := &request{method: r.Method, path: r.URL.Path, params: params, query: r.URL.Query(), body: body, origin: "http://" + r.Host}
+	var query url.Values // nil without a query: r.URL.Query would make an empty map
+	if r.URL.RawQuery != "" {
+		query = r.URL.Query()
+	}
+	req := &request{method: r.Method, path: r.URL.Path, params: params, query: query, body: body, origin: "http://" + r.Host}
 	var run op
 	if rerr == nil && r.Method == http.MethodPost {
 		req.idemKey = r.Header.Get("Idempotency-Key")

@@ -1,13 +1,31 @@
 package mockserver
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"io"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// TestFingerprint holds the idempotency fingerprint to SHA-256 of method, path and body
+// joined by NUL bytes, on both of its roads (a stack buffer up to 512 bytes, the hasher
+// past it), so a stored key matches the same request whichever road hashed it.
+func TestFingerprint(t *testing.T) {
+	for _, n := range []int{0, 98, 512 - len("POST/v1/tasks") - 2, 512 - len("POST/v1/tasks") - 1, 4096} {
+		body := bytes.Repeat([]byte{'x'}, n)
+		want := sha256.Sum256(append([]byte("POST\x00/v1/tasks\x00"), body...))
+		assert.Equal(t, want, fingerprint("POST", "/v1/tasks", body), "body of %d bytes", n)
+	}
+	base := fingerprint("POST", "/v1/tasks", []byte(`{}`))
+	assert.NotEqual(t, base, fingerprint("PUT", "/v1/tasks", []byte(`{}`)))
+	assert.NotEqual(t, base, fingerprint("POST", "/v1/tasks/x", []byte(`{}`)))
+	assert.NotEqual(t, base, fingerprint("POST", "/v1/tasks", []byte(`{ }`)))
+}
 
 // TestReadAll holds the body read to the bytes sent whatever length the request
 // announced: exact, short, long or none.
@@ -28,3 +46,4 @@ func TestReadAll(t *testing.T) {
 		})
 	}
 }
+

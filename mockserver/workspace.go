@@ -365,6 +365,17 @@ func dedupe(tags []string) []string {
 // fingerprint identifies a request for idempotency: the same key must come with the same
 // operation and the same bytes.
 func fingerprint(method, path string, body []byte) [32]byte {
+	// The usual request fits a buffer on the stack: one sha256.Sum256 over the same bytes,
+	// without the hasher sha256.New puts on the heap.
+	if n := len(method) + len(path) + len(body) + 2; n <= 512 {
+		var buf [512]byte
+		b := append(buf[:0], method...)
+		b = append(b, 0)
+		b = append(b, path...)
+		b = append(b, 0)
+		b = append(b, body...)
+		return sha256.Sum256(b)
+	}
 	h := sha256.New()
 	h.Write([]byte(method))
 	h.Write([]byte{0})
