@@ -264,6 +264,9 @@ func readBody(r *http.Request) ([]byte, *apiError) {
 	return b, nil
 }
 
+// jsonAppender is an answer value that writes its own JSON, the text json.Marshal gives.
+type jsonAppender interface{ appendJSON([]byte) []byte }
+
 // readAll is io.ReadAll with the buffer sized by the announced length (and one byte to
 // see the end): the body is kept by the journal and the state log, so a 100-byte create
 // neither starts in io.ReadAll's 512-byte buffer nor keeps it. A length that is wrong or
@@ -313,7 +316,9 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 		} else {
 			// No header map: a success carries only the quota headers (resp.quota).
 			resp = response{status: status}
-			if v != nil {
+			if a, ok := v.(jsonAppender); ok {
+				resp.body = a.appendJSON(nil)
+			} else if v != nil {
 				b, err := json.Marshal(v)
 				if err != nil {
 					resp = errResponse(errorf(http.StatusInternalServerError, CodeInternalError, "could not encode the answer"))

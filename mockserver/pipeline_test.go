@@ -3,6 +3,7 @@ package mockserver
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
@@ -47,3 +48,15 @@ func TestReadAll(t *testing.T) {
 	}
 }
 
+// TestTaskRefJSON holds taskRef's own encoding to json.Marshal's text, for ids it writes
+// as they are and for ids with characters json.Marshal escapes.
+func TestTaskRefJSON(t *testing.T) {
+	for _, id := range []string{"task_1", "a.b-c_9", "", "x\"y", `x\y`, "<b>", "a&b", "é", "tab\there", "\x7f", "~"} {
+		for _, status := range []string{"queued", "parked"} {
+			ref := taskRef{ID: id, Status: status}
+			want, err := json.Marshal(ref)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(ref.appendJSON(nil)), "%q", id)
+		}
+	}
+}

@@ -20,7 +20,7 @@ func TestFastCheckAgreesWithTheValidator(t *testing.T) {
 	c, err := Default()
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(33, 5))
-	perOp := 400
+	perOp := 200
 	if testing.Short() {
 		perOp = 100
 	}
