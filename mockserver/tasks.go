@@ -58,12 +58,9 @@ func (b *createTaskBody) fromTree(r *request) bool {
 	if !ok {
 		return false
 	}
-	seen := make(map[string]struct{}, len(tree))
-	return eachMember(r.body, func(name string, raw []byte) bool {
-		if _, dup := seen[name]; dup {
-			return false
-		}
-		seen[name] = struct{}{}
+	members := 0
+	read := eachMember(r.body, func(name string, raw []byte) bool {
+		members++
 		v := tree[name]
 		var ok bool
 		switch name {
@@ -107,6 +104,9 @@ func (b *createTaskBody) fromTree(r *request) bool {
 		}
 		return ok
 	})
+	// A name sent twice is one entry of the tree, so the counts differ: encoding/json's
+	// road then decides which of the two values counts.
+	return read && members == len(tree)
 }
 
 // rawMember is the field of a member kept as sent, nil for any other name.
