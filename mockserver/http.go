@@ -28,7 +28,7 @@ type request struct {
 	body    []byte
 	decoded any // body as checkRequest parsed it for the schema; nil without a body
 	idemKey string
-	origin  string // scheme and host the request came to, for URLs the answer hands out
+	host    string // the host the request came to: origin() is made from it when an answer needs it
 
 	// The worker and supervisor planes: no quota headers, no idempotency; the session's
 	// worker and token.
@@ -193,7 +193,7 @@ func (s *Server) handle(r *http.Request) (response, []byte) {
 	if r.URL.RawQuery != "" {
 		query = r.URL.Query()
 	}
-	req := &request{method: r.Method, path: r.URL.Path, params: params, query: query, body: body, origin: "http://" + r.Host}
+	req := &request{method: r.Method, path: r.URL.Path, params: params, query: query, body: body, host: r.Host}
 	var run op
 	if rerr == nil && r.Method == http.MethodPost {
 		req.idemKey = r.Header.Get("Idempotency-Key")
@@ -342,6 +342,9 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 	}
 	return resp
 }
+
+// origin is the scheme and host the request came to, for URLs the answer hands out.
+func (req *request) origin() string { return "http://" + req.host }
 
 // read reports whether the request only reads (GET, HEAD): it runs no maintenance, no
 // match pass and sends nothing.
