@@ -249,3 +249,20 @@ func anyValue(rng *rand.Rand) any {
 	}
 	return []any{}
 }
+
+// TestFastCheckTypes holds the walk's type test to JSON Schema's for every type against a
+// value of every kind, including types no schema of api/openapi.json uses alone ("null").
+func TestFastCheckTypes(t *testing.T) {
+	values := map[string]any{
+		"null": nil, "boolean": true, "object": map[string]any{}, "array": []any{},
+		"string": "s", "number": json.Number("1.5"), "integer": json.Number("3"),
+	}
+	for typ := range values {
+		s := compileFast(nil, map[string]any{"type": typ})
+		require.NotNil(t, s, typ)
+		for kind, v := range values {
+			want := kind == typ || (typ == "number" && kind == "integer")
+			assert.Equal(t, want, s.valid(v), "type %s, value of kind %s", typ, kind)
+		}
+	}
+}
