@@ -177,7 +177,7 @@ func createAttachment(r *request, status int) (op, *apiError) {
 	if r.workerPlane {
 		in.WorkerID = r.worker
 	}
-	taskID, origin := r.params[0], r.origin
+	taskID, origin := r.params[0], r.origin()
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		if err := taskOf(ws, taskID); err != nil {
 			return 0, nil, err
@@ -239,7 +239,7 @@ func prepListAttachments(r *request) (op, *apiError) {
 
 // prepDownloadAttachment hands out a short-lived URL for a confirmed attachment's bytes.
 func prepDownloadAttachment(r *request) (op, *apiError) {
-	taskID, id, origin := r.params[0], r.params[1], r.origin
+	taskID, id, origin := r.params[0], r.params[1], r.origin()
 	return func(ws *workspace, now time.Time) (int, any, *apiError) {
 		a, err := attachmentOf(ws, taskID, id)
 		if err != nil {

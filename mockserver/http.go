@@ -28,7 +28,7 @@ type request struct {
 	body    []byte
 	decoded any // body as checkRequest parsed it for the schema; nil without a body
 	idemKey string
-	origin  string // scheme and host the request came to, for URLs the answer hands out
+	host    string // the host the request came to: origin() is made from it when an answer needs it
 
 	// The worker and supervisor planes: no quota headers, no idempotency; the session's
 	// worker and token.
@@ -50,7 +50,8 @@ type op func(ws *workspace, now time.Time) (int, any, *apiError)
 type response struct {
 	status int
 	body   []byte
-	header http.Header
+	header http.Header  // may be nil
+	quota  *quotaValues // the quota headers, written with header; nil: none
 }
 
 func errResponse(e *apiError) response {
@@ -160,6 +161,9 @@ func writeResponse(w http.ResponseWriter, resp response) {
 	for k, v := range resp.header {
 		h[k] = v
 	}
+	if resp.quota != nil {
+		resp.quota.set(h)
+	}
 	if len(resp.body) > 0 {
 		vals := [...]string{"application/json", strconv.Itoa(len(resp.body))}
 		h["Content-Type"] = vals[0:1:1]
@@ -185,7 +189,11 @@ func (s *Server) handle(r *http.Request) (response, []byte) {
 	if rerr == nil && rt.hasBody {
 		body, rerr = readBody(r)
 	}
-	req := &request{method: r.Method, path: r.URL.Path, params: params, query: r.URL.Query(), body: body, origin: "http://" + r.Host}
+	var query url.Values // nil without a query: r.URL.Query would make an empty map
+	if r.URL.RawQuery != "" {
+		query = r.URL.Query()
+	}
+	req := &request{method: r.Method, path: r.URL.Path, params: params, query: query, body: body, host: r.Host}
 	var run op
 	if rerr == nil && r.Method == http.MethodPost {
 		req.idemKey = r.Header.Get("Idempotency-Key")
@@ -240,7 +248,7 @@ func readBody(r *http.Request) ([]byte, *apiError) {
 		}
 	}
 	// Read one byte past the limit so a body without Content-Length is caught too.
-	b, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	b, err := readAll(io.LimitReader(r.Body, MaxBodyBytes+1), r.ContentLength)
 	if err != nil {
 		return nil, invalidBodyf("body could not be read")
 	}
@@ -254,6 +262,33 @@ func readBody(r *http.Request) ([]byte, *apiError) {
 		return nil, validationf("body must not be empty when content-type is application/json")
 	}
 	return b, nil
+}
+
+// jsonAppender is an answer value that writes its own JSON, the text json.Marshal gives.
+type jsonAppender interface{ appendJSON([]byte) []byte }
+
+// readAll is io.ReadAll with the buffer sized by the announced length (and one byte to
+// see the end): the body is kept by the journal and the state log, so a 100-byte create
+// neither starts in io.ReadAll's 512-byte buffer nor keeps it. A length that is wrong or
+// absent (-1) only costs the usual growth.
+func readAll(r io.Reader, announced int64) ([]byte, error) {
+	if announced < 0 || announced > MaxBodyBytes {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, announced+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // exec runs an operation under the workspace lock: for a command, the maintenance due by
@@ -279,10 +314,11 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 		if aerr != nil {
 			resp = errResponse(aerr)
 		} else {
-			// Room for the quota headers every answer gets (quotaHeaders), so the map does
-			// not grow twice on the way.
-			resp = response{status: status, header: make(http.Header, 12)}
-			if v != nil {
+			// No header map: a success carries only the quota headers (resp.quota).
+			resp = response{status: status}
+			if a, ok := v.(jsonAppender); ok {
+				resp.body = a.appendJSON(nil)
+			} else if v != nil {
 				b, err := json.Marshal(v)
 				if err != nil {
 					resp = errResponse(errorf(http.StatusInternalServerError, CodeInternalError, "could not encode the answer"))
@@ -299,13 +335,16 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 	}
 	ws.cmds.end(logged, resp.status)
 	if !req.workerPlane {
-		quotaHeaders(ws, s.cfg.limits, now, resp.header)
+		resp.quota = quotaSnapshot(ws, s.cfg.limits, now)
 	}
 	if ws.flush(s.deliver) || ws.timersMoved() || ws.recurring.takeMoved() {
 		s.nudge()
 	}
 	return resp
 }
+
+// origin is the scheme and host the request came to, for URLs the answer hands out.
+func (req *request) origin() string { return "http://" + req.host }
 
 // read reports whether the request only reads (GET, HEAD): it runs no maintenance, no
 // match pass and sends nothing.

@@ -109,7 +109,7 @@ func prepCreateJoinLink(r *request) (op, *apiError) {
 			ws.onboard.linkTokens = map[[32]byte]*joinLink{}
 		}
 		ws.onboard.linkTokens[hashToken(token)] = l
-		return http.StatusOK, map[string]any{"link": l.wire(now), "joinUrl": r.origin + "/join/" + url.PathEscape(token)}, nil
+		return http.StatusOK, map[string]any{"link": l.wire(now), "joinUrl": r.origin() + "/join/" + url.PathEscape(token)}, nil
 	}, nil
 }
 
@@ -185,7 +185,7 @@ func prepJoin(r *request) (op, *apiError) {
 		}
 		pending := l.requiresApproval
 		out := newSessionAnswer(ws, workerID, "", now)
-		out.WorkspaceID, out.WorkerID, out.Label, out.PendingApproval, out.PortalURL = ws.id, workerID, &name, &pending, portalURL(r.origin, ws)
+		out.WorkspaceID, out.WorkerID, out.Label, out.PendingApproval, out.PortalURL = ws.id, workerID, &name, &pending, portalURL(r.origin(), ws)
 		return http.StatusOK, out, nil
 	}, nil
 }

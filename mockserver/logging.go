@@ -34,6 +34,9 @@ func (s *Server) AdminURL() string {
 // record keeps a finished API request and logs it.
 func (s *Server) record(rec Request, began time.Time) {
 	s.rec.add(rec)
+	if !s.log.Enabled(context.Background(), slog.LevelInfo) {
+		return // nothing to build the line for (a library server logs warnings and up)
+	}
 	attrs := []slog.Attr{slog.String("method", rec.Method), slog.String("path", rec.Path),
 		slog.Int("status", rec.StatusCode), slog.Duration("took", time.Since(began))}
 	if rec.Fault != "" {

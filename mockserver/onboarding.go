@@ -201,7 +201,7 @@ type inviteAnswer struct {
 func (ws *workspace) sendInvite(r *request, workerID string, id *identity, created bool, now time.Time) inviteAnswer {
 	token := "inv_" + rand.Text()
 	id.inviteHash, id.inviteExpires = hashToken(token), now.Add(inviteTTL)
-	link := r.origin + BasePath + "/worker-auth/invite?token=" + url.QueryEscape(token)
+	link := r.origin() + BasePath + "/worker-auth/invite?token=" + url.QueryEscape(token)
 	ws.onboard.outbox = append(ws.onboard.outbox, Mail{Kind: "invite", To: *id.email, WorkerID: workerID, Token: token, URL: link, At: now})
 	// The platform hands the link back too: with no mailer it is the only way to deliver it.
 	return inviteAnswer{Identity: identityJSON(workerID, id), WorkerCreated: created, EmailStatus: "sent", InviteURL: link}
@@ -364,7 +364,7 @@ func prepAcceptInvite(r *request) (op, *apiError) {
 			}
 			id.inviteHash, id.pinHash, id.hasPIN, id.activatedAt = [32]byte{}, hashPIN(in.PIN), true, now
 			out := newSessionAnswer(ws, workerID, "", now)
-			out.WorkspaceID, out.WorkerID, out.Label, out.PortalURL = ws.id, workerID, id.label, portalURL(r.origin, ws)
+			out.WorkspaceID, out.WorkerID, out.Label, out.PortalURL = ws.id, workerID, id.label, portalURL(r.origin(), ws)
 			return http.StatusOK, out, nil
 		}
 		return 0, nil, invalidToken()
@@ -376,7 +376,7 @@ func prepAcceptInvite(r *request) (op, *apiError) {
 func prepPortal(r *request) (op, *apiError) {
 	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
 		return http.StatusOK, map[string]any{
-			"portalEnabled": true, "portalUrl": portalURL(r.origin, ws), "exists": false,
+			"portalEnabled": true, "portalUrl": portalURL(r.origin(), ws), "exists": false,
 			"version": nil, "template": nil, "publishedAt": nil,
 		}, nil
 	}, nil

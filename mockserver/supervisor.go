@@ -239,7 +239,7 @@ func newSupervisorRoutes(s *Server) []route {
 // An API key or a worker token is not a supervisor token: 401, as any unknown token.
 func (s *Server) handleSupervisorPlane(r *http.Request) (response, []byte) {
 	rt, params, rerr := findRoute(&s.supervisorRoutes, r.Method, r.URL)
-	req := &request{method: r.Method, path: r.URL.Path, params: params, query: r.URL.Query(), workerPlane: true, origin: "http://" + r.Host}
+	req := &request{method: r.Method, path: r.URL.Path, params: params, query: r.URL.Query(), workerPlane: true, host: r.Host}
 	var ws *workspace
 	anonymous := rt.pattern == "/supervisor-auth/entry" || rt.pattern == "/supervisor-auth/accept"
 	if rerr == nil && !anonymous {

@@ -70,7 +70,7 @@ func unauthorized(msg string) *apiError {
 // worker, and every operation runs as that worker.
 func (s *Server) handleWorkerPlane(r *http.Request) (response, []byte) {
 	rt, params, rerr := findRoute(&s.workerRoutes, r.Method, r.URL)
-	req := &request{method: r.Method, path: r.URL.Path, params: params, query: r.URL.Query(), workerPlane: true, origin: "http://" + r.Host}
+	req := &request{method: r.Method, path: r.URL.Path, params: params, query: r.URL.Query(), workerPlane: true, host: r.Host}
 	var ws *workspace
 	if rerr == nil && !signsIn(rt.pattern) {
 		token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")

@@ -222,19 +222,31 @@ func stateMessage(se *match.StateError) string {
 	}
 }
 
+// quotaNames are the quota headers every /v1 answer carries, limit then remaining per
+// kind, in the order docs/contract.md section 1 lists the kinds, as canonical header names
+// (X-Quota-{kind}-Limit is written X-Quota-Task-Rate-Limit by net/http).
+var quotaNames = [...]string{
+	"X-Quota-Task-Rate-Limit", "X-Quota-Task-Rate-Remaining",
+	"X-Quota-Queued-Tasks-Limit", "X-Quota-Queued-Tasks-Remaining",
+	"X-Quota-Workers-Limit", "X-Quota-Workers-Remaining",
+	"X-Quota-Skills-Limit", "X-Quota-Skills-Remaining",
+	"X-Quota-Worker-Skills-Limit", "X-Quota-Worker-Skills-Remaining",
+}
+
+// quotaValues are the quota headers' values, in quotaNames' order.
+type quotaValues [len(quotaNames)]string
+
 // quotaHeaders reports usage against the limits; the caller holds mu (or ws is nil for
 // answers given before a workspace is known).
 func quotaHeaders(ws *workspace, limits Limits, now time.Time, h http.Header) {
-	// Quota kinds in the order docs/contract.md section 1 lists them, as canonical header names
-	// (X-Quota-{kind}-Limit is written X-Quota-Task-Rate-Limit by net/http).
-	names := [...][2]string{
-		{"X-Quota-Task-Rate-Limit", "X-Quota-Task-Rate-Remaining"},
-		{"X-Quota-Queued-Tasks-Limit", "X-Quota-Queued-Tasks-Remaining"},
-		{"X-Quota-Workers-Limit", "X-Quota-Workers-Remaining"},
-		{"X-Quota-Skills-Limit", "X-Quota-Skills-Remaining"},
-		{"X-Quota-Worker-Skills-Limit", "X-Quota-Worker-Skills-Remaining"},
-	}
-	var used [len(names)]int
+	quotaSnapshot(ws, limits, now).set(h)
+}
+
+// quotaSnapshot is quotaHeaders' values, taken now (the caller holds mu) and written into
+// the answer's header when it is sent (writeResponse): one array instead of a header map
+// filled here and copied there.
+func quotaSnapshot(ws *workspace, limits Limits, now time.Time) *quotaValues {
+	var used [len(quotaNames) / 2]int
 	if ws != nil {
 		if !ws.rateStart.IsZero() && now.Before(ws.rateStart.Add(limits.TaskRateWindow)) {
 			used[0] = ws.rateUsed
@@ -242,17 +254,20 @@ func quotaHeaders(ws *workspace, limits Limits, now time.Time, h http.Header) {
 		used[1], used[2], used[3] = ws.openTasks, ws.workers, len(ws.skillRefs)
 	}
 	lims := [...]int{limits.TaskRate, limits.QueuedTasks, limits.Workers, limits.Skills, limits.WorkerSkills}
-	// Every answer carries these ten headers: one backing array for their values instead of
-	// ten one-element slices keeps the garbage per request down.
-	vals := make([]string, 2*len(names))
-	for i, n := range names {
-		lim := lims[i]
+	vals := new(quotaValues)
+	for i, lim := range lims {
 		if lim == 0 {
 			lim = Unlimited
 		}
 		vals[2*i], vals[2*i+1] = formatCount(lim), formatCount(max(lim-used[i], 0))
-		h[n[0]] = vals[2*i : 2*i+1 : 2*i+1]
-		h[n[1]] = vals[2*i+1 : 2*i+2 : 2*i+2]
+	}
+	return vals
+}
+
+// set writes the values into h; the ten one-element slices share the array.
+func (v *quotaValues) set(h http.Header) {
+	for i, name := range quotaNames {
+		h[name] = v[i : i+1 : i+1]
 	}
 }
 
@@ -350,6 +365,17 @@ func dedupe(tags []string) []string {
 // fingerprint identifies a request for idempotency: the same key must come with the same
 // operation and the same bytes.
 func fingerprint(method, path string, body []byte) [32]byte {
+	// The usual request fits a buffer on the stack: one sha256.Sum256 over the same bytes,
+	// without the hasher sha256.New puts on the heap.
+	if n := len(method) + len(path) + len(body) + 2; n <= 512 {
+		var buf [512]byte
+		b := append(buf[:0], method...)
+		b = append(b, 0)
+		b = append(b, path...)
+		b = append(b, 0)
+		b = append(b, body...)
+		return sha256.Sum256(b)
+	}
 	h := sha256.New()
 	h.Write([]byte(method))
 	h.Write([]byte{0})

@@ -41,8 +41,10 @@ type operation struct {
 	path      string   // template, e.g. /tasks/{id}
 	segments  []string // path split on "/", the empty first segment dropped
 	body      *jsonschema.Schema
+	bodyFast  *fastSchema // nil unless the body's schema compiles to the fast walk
 	bodyNeed  bool
 	query     map[string]*queryParam
+	queryNeed bool                          // a query parameter is required: an empty query has something to report
 	responses map[string]*jsonschema.Schema // by "200", "2XX", "default"; nil value: no body
 	// responseSchemas are the raw response schemas by the same keys, for UndeclaredMembers.
 	responseSchemas map[string]map[string]any
@@ -178,6 +180,7 @@ func compileOperation(comp *jsonschema.Compiler, root map[string]any, path, meth
 		schemaMap, _ := pm["schema"].(map[string]any)
 		required, _ := pm["required"].(bool)
 		op.query[name] = &queryParam{schema: sch, kind: jsonType(root, schemaMap), required: required}
+		op.queryNeed = op.queryNeed || required
 	}
 	if rb, ok := raw["requestBody"].(map[string]any); ok {
 		rbm, tokens := resolve(root, rb, []string{"paths", path, method, "requestBody"})
@@ -187,6 +190,7 @@ func compileOperation(comp *jsonschema.Compiler, root map[string]any, path, meth
 				return nil, fail("request body", err)
 			}
 			op.body = sch
+			op.bodyFast = compileFast(root, lookup(root, append(tokens, "content", "application/json", "schema")))
 			op.bodyNeed, _ = rbm["required"].(bool)
 		}
 	}

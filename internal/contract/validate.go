@@ -47,11 +47,16 @@ func (c *Contract) ValidateDecoded(opID string, query url.Values, body any, pres
 		return &UnknownOperationError{ID: opID}
 	}
 	var problems []string
-	problems = append(problems, op.checkQuery(query)...)
+	if len(query) > 0 || op.queryNeed {
+		problems = append(problems, op.checkQuery(query)...)
+	}
 	switch {
 	case op.body == nil:
 	case !present && op.bodyNeed:
 		problems = append(problems, "body must be object")
+	case present && op.bodyFast != nil && op.bodyFast.valid(body):
+		// Certainly valid (fastcheck.go); only a body it is not sure of pays for the
+		// general validator, which also words the problems.
 	case present:
 		if err := op.body.Validate(body); err != nil {
 			problems = append(problems, describe("body", err)...)
