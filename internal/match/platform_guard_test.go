@@ -1,0 +1,162 @@
+package match
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The tests below each guard one platform rule (docs/contract.md, "How the platform
+// matches") that the scenarios of platform_test.go leave free: each was seen failing with
+// its rule broken by hand.
+
+// Rule: the default window is the engine's relevantBatchSize, 50 tasks, no fewer and no more.
+func TestPlatformDefaultWindowIsFiftyTasks(t *testing.T) {
+	tests := []struct {
+		name string
+		low  int // priority-1 tasks ahead of the priority-5 one in every window
+		want string
+	}{
+		{name: "49 lower ranks: the priority-5 task is the 50th and is read", low: 49, want: "pending:w1"},
+		{name: "50 lower ranks: the priority-5 task is the 51st and waits", low: 50, want: "queued"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Config{Rules: RulesPlatform})
+			h.workerIn(WorkerInput{ID: "w1", Tags: []string{"a"}, MaxBacklogSize: ptr(1)})
+			for i := range tc.low {
+				h.taskIn(TaskInput{ID: "low" + strconv.Itoa(100+i), Tags: []string{"a"}, Priority: 1})
+			}
+			h.taskIn(TaskInput{ID: "high", Tags: []string{"a"}, Priority: 5})
+			h.available("w1", true)
+			if diff := cmp.Diff(tc.want, h.state()["high"]); diff != "" {
+				t.Errorf("high (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Rule: balanced arbitration orders pairs by load-lowered rank, then the lower load, then
+// the task id, then the worker id (the engine's arbitrateFair heap).
+func TestPlatformBalancedTieBreaks(t *testing.T) {
+	on := ptr(true)
+	tests := []struct {
+		name string
+		play func(h *harness)
+		want map[string]string
+	}{
+		{
+			// w1 holds t0: 41 − 2 (5% of the median 40, once) ranks equal to w2's 39.
+			name: "equal rank: the less loaded worker wins",
+			play: func(h *harness) {
+				h.workerIn(WorkerInput{ID: "w1", RoutingWeights: map[string]float64{"a": 41}, Available: on})
+				h.task("t0", "a")
+				h.workerIn(WorkerInput{ID: "w2", RoutingWeights: map[string]float64{"a": 39}, Available: on})
+				h.task("t1", "a")
+			},
+			want: map[string]string{"t0": "pending:w1", "t1": "pending:w2"},
+		},
+		{
+			name: "equal rank and load: the lower task id wins a worker's last slot",
+			play: func(h *harness) {
+				h.workerIn(WorkerInput{ID: "w1", Tags: []string{"a"}, MaxBacklogSize: ptr(1)})
+				h.task("tz", "a")
+				h.task("ta", "a")
+				h.available("w1", true)
+			},
+			want: map[string]string{"ta": "pending:w1", "tz": "queued"},
+		},
+		{
+			name: "equal rank, load and task: the lower worker id wins, not the first registered",
+			play: func(h *harness) {
+				h.worker("w2", "a")
+				h.worker("w1", "a")
+				h.task("t1", "a")
+			},
+			want: map[string]string{"t1": "pending:w1"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Config{Rules: RulesPlatform, Mode: ModeBalanced})
+			tc.play(h)
+			if diff := cmp.Diff(tc.want, h.state()); diff != "" {
+				t.Errorf("state (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Rule: balanced grants per hour are capped at twice the mean grants of the available
+// workers (rounded up), never below the default backlog cap.
+func TestPlatformBalancedGrantCapIsTwiceTheMean(t *testing.T) {
+	tests := []struct {
+		name       string
+		defaultCap int
+		want       int // offers w1 holds after the pass
+	}{
+		// w1 and w2 hold one grant each: the cap is 2, w1 may take one more.
+		{name: "twice the mean", defaultCap: 1, want: 2},
+		// The default backlog cap 3 is above twice the mean: w1 may take two more.
+		{name: "never below the default backlog cap", defaultCap: 3, want: 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Config{Rules: RulesPlatform, Mode: ModeBalanced, DefaultMaxBacklog: tc.defaultCap})
+			h.workerIn(WorkerInput{ID: "w1", Tags: []string{"a"}, MaxBacklogSize: ptr(100), Available: ptr(true)})
+			h.workerIn(WorkerInput{ID: "w2", Tags: []string{"b"}, MaxBacklogSize: ptr(100), Available: ptr(true)})
+			h.task("t0", "a")
+			h.task("u0", "b")
+			h.available("w1", false)
+			for i := 1; i <= 5; i++ {
+				h.task("t"+strconv.Itoa(i), "a")
+			}
+			h.available("w1", true)
+			held := 0
+			for _, s := range h.state() {
+				if s == "pending:w1" {
+					held++
+				}
+			}
+			if diff := cmp.Diff(tc.want, held); diff != "" {
+				t.Errorf("offers held by w1 (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Rule: offers that expire in one sweep expire in deadline order, then task id as a string,
+// and the pass after them re-matches them together.
+func TestPlatformExpiriesDueTogetherGoByTaskID(t *testing.T) {
+	h := newHarness(t, Config{Rules: RulesPlatform})
+	h.workerIn(WorkerInput{ID: "w1", Tags: []string{"a"}, MaxBacklogSize: ptr(2)})
+	// Offered in one pass, tb (priority 2) first: one deadline for both.
+	h.taskIn(TaskInput{ID: "tb", Tags: []string{"a"}, Priority: 2})
+	h.taskIn(TaskInput{ID: "ta", Tags: []string{"a"}, Priority: 1})
+	h.available("w1", true)
+	h.events = nil
+	h.advance(2 * time.Minute)
+	want := []string{"task.expired ta w1", "task.expired tb w1", "task.matched tb w1", "task.matched ta w1"}
+	if diff := cmp.Diff(want, h.kinds()); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+// Rule: removing a worker makes the tasks it rejected forget the rejection, so a worker
+// registered again under its id may be offered them (the engine deletes its rejected set).
+func TestPlatformRemovalForgetsRejections(t *testing.T) {
+	h := newHarness(t, Config{Rules: RulesPlatform})
+	h.worker("w1", "a")
+	h.task("t1", "a")
+	h.reject("t1", "w1")
+	if got := h.state()["t1"]; got != "queued" {
+		t.Fatalf("t1 = %q after the reject, want queued", got)
+	}
+	h.ok(h.e.RemoveWorker(h.step(), "w1"))
+	h.worker("w1", "a")
+	if diff := cmp.Diff(map[string]string{"t1": "pending:w1"}, h.state()); diff != "" {
+		t.Errorf("state (-want +got):\n%s", diff)
+	}
+}
