@@ -160,3 +160,64 @@ func TestPlatformRemovalForgetsRejections(t *testing.T) {
 		t.Errorf("state (-want +got):\n%s", diff)
 	}
 }
+
+// Rule: first-come claims land by round (no `prefix*` entry, then one kind of pattern
+// entry, positive or 0, then both; a tag ending in `*` counts as a positive pattern), then
+// by window tasks walked, then by registration order.
+func TestPlatformFirstComeClaimRounds(t *testing.T) {
+	on := ptr(true)
+	weights := func(id string, ws map[string]float64) WorkerInput {
+		return WorkerInput{ID: id, RoutingWeights: ws, MaxBacklogSize: ptr(1), Available: on}
+	}
+	tags := func(id string, ts ...string) WorkerInput {
+		return WorkerInput{ID: id, Tags: ts, MaxBacklogSize: ptr(1), Available: on}
+	}
+	tests := []struct {
+		name    string
+		workers []WorkerInput // in registration order; all want t1 [ab]
+		want    string
+	}{
+		{
+			name:    "a pattern tag claims after a literal tag",
+			workers: []WorkerInput{tags("w1", "a*"), tags("w2", "ab")},
+			want:    "pending:w2",
+		},
+		{
+			name:    "a positive pattern entry claims after exact entries",
+			workers: []WorkerInput{weights("w1", map[string]float64{"a*": 1}), weights("w2", map[string]float64{"ab": 1})},
+			want:    "pending:w2",
+		},
+		{
+			name:    "a 0 pattern entry claims after exact entries",
+			workers: []WorkerInput{weights("w1", map[string]float64{"ab": 1, "x*": 0}), weights("w2", map[string]float64{"ab": 1})},
+			want:    "pending:w2",
+		},
+		{
+			name:    "a 0 pattern entry is one round, as a positive one",
+			workers: []WorkerInput{weights("w1", map[string]float64{"ab": 1, "x*": 0}), weights("w2", map[string]float64{"a*": 1})},
+			want:    "pending:w1",
+		},
+		{
+			name:    "both kinds of pattern entries claim last",
+			workers: []WorkerInput{weights("w1", map[string]float64{"a*": 1, "x*": 0}), weights("w2", map[string]float64{"a*": 1})},
+			want:    "pending:w2",
+		},
+		{
+			name:    "the last round claims too",
+			workers: []WorkerInput{weights("w1", map[string]float64{"a*": 1, "x*": 0})},
+			want:    "pending:w1",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Config{Rules: RulesPlatform, Mode: ModeFirstCome})
+			for _, w := range tc.workers {
+				h.workerIn(w)
+			}
+			h.task("t1", "ab")
+			if diff := cmp.Diff(tc.want, h.state()["t1"]); diff != "" {
+				t.Errorf("t1 (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
