@@ -221,3 +221,50 @@ func TestPlatformFirstComeClaimRounds(t *testing.T) {
 		})
 	}
 }
+
+// Rule: a tags-only worker's score counts each of its tags once, however many task tags
+// a pattern tag matches: [a*, z] scores 0.5 for [ab, ac] and loses to [ab, ac, q] (2/3).
+func TestPlatformPatternTagCountsOnce(t *testing.T) {
+	h := newHarness(t, Config{Rules: RulesPlatform})
+	h.worker("w1", "a*", "z")
+	h.worker("w2", "ab", "ac", "q")
+	h.task("t1", "ab", "ac")
+	if diff := cmp.Diff("pending:w2", h.state()["t1"]); diff != "" {
+		t.Errorf("t1 (-want +got):\n%s", diff)
+	}
+}
+
+// Rule: a threshold reads the entry whose key is the tag itself, a `prefix*` key included
+// (a task tag may end in `*`), before any pattern that matches the tag.
+func TestPlatformThresholdExactKey(t *testing.T) {
+	tests := []struct {
+		name   string
+		worker WorkerInput
+		in     SuggestInput
+		want   Candidate
+	}{
+		{
+			name:   "a threshold on a tag ending in * reads the key equal to it",
+			worker: WorkerInput{ID: "w", RoutingWeights: map[string]float64{"*": 1, "a*": 5}},
+			in:     SuggestInput{Tags: []string{"a*"}, SkillThresholds: map[string]float64{"a*": 3}},
+			want: Candidate{WorkerID: "w", Eligible: true, Score: 6, Reasons: []Reason{
+				{Kind: ReasonTagWeight, Tag: "a*", Weight: 1}, {Kind: ReasonTagWeight, Tag: "a*", Weight: 5}}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := New(Config{})
+			tc.worker.Available = ptr(true)
+			if _, err := e.UpsertWorker(t0, tc.worker); err != nil {
+				t.Fatal(err)
+			}
+			got, err := e.SuggestWorkers(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]Candidate{tc.want}, got); diff != "" {
+				t.Errorf("candidates (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
