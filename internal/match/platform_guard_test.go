@@ -268,3 +268,45 @@ func TestPlatformThresholdExactKey(t *testing.T) {
 		})
 	}
 }
+
+// Rule: a candidate whose score is 0 (here: a threshold not met), or whose priority + score
+// is exactly 0, is never offered, for a worker with weights and for a task carrying more
+// than tags as for the plain case of TestPlatformRules.
+func TestPlatformZeroScoreOrSumNeverOffered(t *testing.T) {
+	tests := []struct {
+		name   string
+		worker WorkerInput
+		task   TaskInput
+	}{
+		{
+			name:   "tags only, any threshold",
+			worker: WorkerInput{ID: "w1", Tags: []string{"a"}, Available: ptr(true)},
+			task:   TaskInput{ID: "t1", Tags: []string{"a"}, Priority: 1, SkillThresholds: map[string]float64{"a": 0}},
+		},
+		{
+			name:   "weights below the threshold",
+			worker: WorkerInput{ID: "w1", RoutingWeights: map[string]float64{"a": 1}, Available: ptr(true)},
+			task:   TaskInput{ID: "t1", Tags: []string{"a"}, Priority: 1, SkillThresholds: map[string]float64{"a": 2}},
+		},
+		{
+			name:   "weights, priority + score 0",
+			worker: WorkerInput{ID: "w1", RoutingWeights: map[string]float64{"a": 1}, Available: ptr(true)},
+			task:   TaskInput{ID: "t1", Tags: []string{"a"}, Priority: -1},
+		},
+		{
+			name:   "a task with a veto, priority + score 0",
+			worker: WorkerInput{ID: "w1", Tags: []string{"a"}, Available: ptr(true)},
+			task:   TaskInput{ID: "t1", Tags: []string{"a"}, Priority: -1, VetoedWorkers: []string{"w9"}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Config{Rules: RulesPlatform})
+			h.workerIn(tc.worker)
+			h.taskIn(tc.task)
+			if diff := cmp.Diff(map[string]string{"t1": "queued"}, h.state()); diff != "" {
+				t.Errorf("state (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
