@@ -310,3 +310,36 @@ func TestPlatformZeroScoreOrSumNeverOffered(t *testing.T) {
 		})
 	}
 }
+
+// Rule: the load penalty per offer held is 5% (balanced) or 50% (spread-work) of the
+// median priority + score of the pass's candidates. w1 holds one offer; both want t1.
+func TestPlatformLoadPenaltyIsAShareOfTheMedian(t *testing.T) {
+	tests := []struct {
+		name       string
+		mode       Mode
+		w1, w2     float64 // their weights for tag a: t1's priority + score for each
+		wantHolder string
+	}{
+		// Median 40, penalty 2: 41 − 2 = 39 ties with w2, and the lower load wins.
+		{name: "balanced: a lead of exactly the penalty yields", mode: ModeBalanced, w1: 41, w2: 39, wantHolder: "w2"},
+		// Median 40.05, penalty 2.0025: 41.1 − 2.0025 > 39.
+		{name: "balanced: a lead above the penalty holds", mode: ModeBalanced, w1: 41.1, w2: 39, wantHolder: "w1"},
+		// Median 4, penalty 2: 5 − 2 = 3 ties with w2.
+		{name: "spread-work: a lead of exactly the penalty yields", mode: ModeSpreadWork, w1: 5, w2: 3, wantHolder: "w2"},
+		// Median 4.01, penalty 2.005: 5.02 − 2.005 > 3.
+		{name: "spread-work: a lead above the penalty holds", mode: ModeSpreadWork, w1: 5.02, w2: 3, wantHolder: "w1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Config{Rules: RulesPlatform, Mode: tc.mode})
+			h.workerIn(WorkerInput{ID: "w1", RoutingWeights: map[string]float64{"a": tc.w1}, Available: ptr(true)})
+			h.task("t0", "a")
+			h.workerIn(WorkerInput{ID: "w2", RoutingWeights: map[string]float64{"a": tc.w2}, Available: ptr(true)})
+			h.task("t1", "a")
+			want := map[string]string{"t0": "pending:w1", "t1": "pending:" + tc.wantHolder}
+			if diff := cmp.Diff(want, h.state()); diff != "" {
+				t.Errorf("state (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
