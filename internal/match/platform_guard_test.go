@@ -144,19 +144,118 @@ func TestPlatformExpiriesDueTogetherGoByTaskID(t *testing.T) {
 	}
 }
 
-// Rule: removing a worker makes the tasks it rejected forget the rejection, so a worker
-// registered again under its id may be offered them (the engine deletes its rejected set).
-func TestPlatformRemovalForgetsRejections(t *testing.T) {
-	h := newHarness(t, Config{Rules: RulesPlatform})
-	h.worker("w1", "a")
-	h.task("t1", "a")
-	h.reject("t1", "w1")
-	if got := h.state()["t1"]; got != "queued" {
-		t.Fatalf("t1 = %q after the reject, want queued", got)
+// Rule: removing a worker makes the tasks it rejected or that veto it forget it (the
+// engine deletes its rejected and vetoing sets), so a worker registered again under its id
+// may be offered them; a vetoing task queued again is written anew with its vetoes.
+func TestPlatformRemovalForgetsRejectionsAndVetoes(t *testing.T) {
+	tests := []struct {
+		name string
+		play func(h *harness)
+		want map[string]string
+	}{
+		{
+			name: "a rejection is forgotten",
+			play: func(h *harness) {
+				h.worker("w1", "a")
+				h.task("t1", "a")
+				h.reject("t1", "w1")
+				h.ok(h.e.RemoveWorker(h.step(), "w1"))
+				h.worker("w1", "a")
+			},
+			want: map[string]string{"t1": "pending:w1"},
+		},
+		{
+			name: "a veto is forgotten",
+			play: func(h *harness) {
+				h.worker("w1", "a")
+				h.taskIn(TaskInput{ID: "t1", Tags: []string{"a"}, VetoedWorkers: []string{"w1"}})
+				h.ok(h.e.RemoveWorker(h.step(), "w1"))
+				h.worker("w1", "a")
+			},
+			want: map[string]string{"t1": "pending:w1"},
+		},
+		{
+			name: "a forgotten veto holds again once the task is queued again",
+			play: func(h *harness) {
+				h.worker("w1", "a")
+				h.taskIn(TaskInput{ID: "t1", Tags: []string{"a"}, VetoedWorkers: []string{"w1"}})
+				h.ok(h.e.RemoveWorker(h.step(), "w1"))
+				h.worker("w1", "a")
+				h.advance(2 * time.Minute)
+			},
+			want: map[string]string{"t1": "queued"},
+		},
 	}
-	h.ok(h.e.RemoveWorker(h.step(), "w1"))
-	h.worker("w1", "a")
-	if diff := cmp.Diff(map[string]string{"t1": "pending:w1"}, h.state()); diff != "" {
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Config{Rules: RulesPlatform})
+			tc.play(h)
+			if diff := cmp.Diff(tc.want, h.state()); diff != "" {
+				t.Errorf("state (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Rule: an offer expires at its deadline, not a nanosecond before (the sweep takes every
+// offer due by its time).
+func TestPlatformOfferExpiresAtItsDeadline(t *testing.T) {
+	tests := []struct {
+		name  string
+		after time.Duration
+		want  []string
+	}{
+		{name: "a nanosecond before", after: time.Minute - time.Nanosecond, want: []string{}},
+		{name: "at the deadline", after: time.Minute, want: []string{"task.expired t1 w1", "task.matched t1 w1"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Config{Rules: RulesPlatform})
+			h.worker("w1", "a")
+			h.task("t1", "a")
+			h.events = nil
+			h.advance(tc.after)
+			if diff := cmp.Diff(tc.want, h.kinds()); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Rule: within one balanced pass a worker's later candidates are ranked again at the load
+// its awards gave it: w1 (10, two free slots) takes t1, then ranks t2 at 10 minus the
+// penalty and yields it to w2 (9.9), where a rank kept from before the award would give w1
+// both.
+func TestPlatformBalancedReranksAfterEachAward(t *testing.T) {
+	for _, mode := range []Mode{ModeBalanced, ModeSpreadWork} {
+		t.Run(string(mode), func(t *testing.T) {
+			h := newHarness(t, Config{Rules: RulesPlatform, Mode: mode})
+			w1 := WorkerInput{ID: "w1", RoutingWeights: map[string]float64{"a": 10}, MaxBacklogSize: ptr(1), Available: ptr(true)}
+			h.workerIn(w1)
+			h.task("t1", "a")
+			h.workerIn(WorkerInput{ID: "w2", RoutingWeights: map[string]float64{"a": 9.9}, MaxBacklogSize: ptr(1), Available: ptr(true)})
+			h.task("t2", "a")
+			w1.MaxBacklogSize = ptr(2)
+			h.workerIn(w1)
+			// Both offers expire together; one pass re-matches t1 and t2 for w1 and w2.
+			h.advance(2 * time.Minute)
+			want := map[string]string{"t1": "pending:w1", "t2": "pending:w2"}
+			if diff := cmp.Diff(want, h.state()); diff != "" {
+				t.Errorf("state (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Rule: a worker whose tag ends in `*` is reached by every later task that tag matches,
+// though no literal tag of its own names the task's tags.
+func TestPlatformPatternTagReachesLaterTasks(t *testing.T) {
+	h := newHarness(t, Config{Rules: RulesPlatform})
+	h.worker("w1", "a*")
+	h.task("t0", "b")
+	h.task("t1", "ab")
+	want := map[string]string{"t0": "queued", "t1": "pending:w1"}
+	if diff := cmp.Diff(want, h.state()); diff != "" {
 		t.Errorf("state (-want +got):\n%s", diff)
 	}
 }
