@@ -90,29 +90,45 @@ func TestPlatformBalancedTieBreaks(t *testing.T) {
 }
 
 // Rule: balanced grants per hour are capped at twice the mean grants of the available
-// workers (rounded up), never below the default backlog cap.
+// workers (rounded up), never below the default backlog cap; grants older than an hour no
+// longer count. w1 holds one grant, w2 some; then w1 may take what the cap leaves it of
+// five tasks in one pass (offers last 3 h here, so none expires and is granted again).
 func TestPlatformBalancedGrantCapIsTwiceTheMean(t *testing.T) {
 	tests := []struct {
 		name       string
 		defaultCap int
-		want       int // offers w1 holds after the pass
+		w2Grants   int
+		wait       time.Duration
+		away       bool // an unavailable w3 with no grant: not part of the mean
+		want       int  // offers w1 holds after the pass
 	}{
-		// w1 and w2 hold one grant each: the cap is 2, w1 may take one more.
-		{name: "twice the mean", defaultCap: 1, want: 2},
-		// The default backlog cap 3 is above twice the mean: w1 may take two more.
-		{name: "never below the default backlog cap", defaultCap: 3, want: 3},
+		// 1 + 1 grants: the cap is 2, w1 may take one more.
+		{name: "twice the mean", defaultCap: 1, w2Grants: 1, want: 2},
+		// 1 + 3 grants: the cap is 4, w1 may take three more.
+		{name: "twice the mean, uneven", defaultCap: 1, w2Grants: 3, want: 4},
+		{name: "the mean is over the available workers", defaultCap: 1, w2Grants: 3, away: true, want: 4},
+		// The default backlog cap 3 is above twice the mean (2): w1 may take two more.
+		{name: "never below the default backlog cap", defaultCap: 3, w2Grants: 1, want: 3},
+		// An hour later no grant counts: the cap is the default 1.
+		{name: "grants older than an hour do not count", defaultCap: 1, w2Grants: 3, wait: time.Hour, want: 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t, Config{Rules: RulesPlatform, Mode: ModeBalanced, DefaultMaxBacklog: tc.defaultCap})
+			h := newHarness(t, Config{Rules: RulesPlatform, Mode: ModeBalanced, DefaultMaxBacklog: tc.defaultCap, OfferTimeout: 3 * time.Hour})
 			h.workerIn(WorkerInput{ID: "w1", Tags: []string{"a"}, MaxBacklogSize: ptr(100), Available: ptr(true)})
 			h.workerIn(WorkerInput{ID: "w2", Tags: []string{"b"}, MaxBacklogSize: ptr(100), Available: ptr(true)})
+			if tc.away {
+				h.workerIn(WorkerInput{ID: "w3", Tags: []string{"c"}, Available: ptr(false)})
+			}
 			h.task("t0", "a")
-			h.task("u0", "b")
+			for i := range tc.w2Grants {
+				h.task("u"+strconv.Itoa(i), "b")
+			}
 			h.available("w1", false)
 			for i := 1; i <= 5; i++ {
 				h.task("t"+strconv.Itoa(i), "a")
 			}
+			h.advance(tc.wait)
 			h.available("w1", true)
 			held := 0
 			for _, s := range h.state() {
