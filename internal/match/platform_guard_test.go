@@ -111,6 +111,10 @@ func TestPlatformBalancedGrantCapIsTwiceTheMean(t *testing.T) {
 		{name: "never below the default backlog cap", defaultCap: 3, w2Grants: 1, want: 3},
 		// An hour later no grant counts: the cap is the default 1.
 		{name: "grants older than an hour do not count", defaultCap: 1, w2Grants: 3, wait: time.Hour, want: 2},
+		// Each command moves the clock 1 s: w1's grant is at 3 s, w2's at 4-6 s, the pass at
+		// 13 s + wait = 1 h + 4 s. w1's grant is out, w2's first is exactly an hour old and
+		// counts (the engine counts from the window's start inclusive): the cap is 3.
+		{name: "a grant exactly an hour old counts", defaultCap: 1, w2Grants: 3, wait: time.Hour - 9*time.Second, want: 4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
