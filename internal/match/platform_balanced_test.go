@@ -73,14 +73,15 @@ func TestPlatformBalancedGrantCapIsTwiceTheMean(t *testing.T) {
 		defaultCap int
 		w2Grants   int
 		wait       time.Duration
-		away       bool // an unavailable w3 with no grant: not part of the mean
-		want       int  // offers w1 holds after the pass
+		away       string // "unavailable", "break": a w3 with no grant, not part of the mean
+		want       int    // offers w1 holds after the pass
 	}{
 		// 1 + 1 grants: the cap is 2, w1 may take one more.
 		{name: "twice the mean", defaultCap: 1, w2Grants: 1, want: 2},
 		// 1 + 3 grants: the cap is 4, w1 may take three more.
 		{name: "twice the mean, uneven", defaultCap: 1, w2Grants: 3, want: 4},
-		{name: "the mean is over the available workers", defaultCap: 1, w2Grants: 3, away: true, want: 4},
+		{name: "an unavailable worker is not part of the mean", defaultCap: 1, w2Grants: 3, away: "unavailable", want: 4},
+		{name: "a worker on a break is not part of the mean", defaultCap: 1, w2Grants: 3, away: "break", want: 4},
 		// The default backlog cap 3 is above twice the mean (2): w1 may take two more.
 		{name: "never below the default backlog cap", defaultCap: 3, w2Grants: 1, want: 3},
 		// An hour later no grant counts: the cap is the default 1.
@@ -95,8 +96,12 @@ func TestPlatformBalancedGrantCapIsTwiceTheMean(t *testing.T) {
 			h := newHarness(t, Config{Rules: RulesPlatform, Mode: ModeBalanced, DefaultMaxBacklog: tc.defaultCap, OfferTimeout: 3 * time.Hour})
 			h.workerIn(WorkerInput{ID: "w1", Tags: []string{"a"}, MaxBacklogSize: ptr(100), Available: ptr(true)})
 			h.workerIn(WorkerInput{ID: "w2", Tags: []string{"b"}, MaxBacklogSize: ptr(100), Available: ptr(true)})
-			if tc.away {
+			switch tc.away {
+			case "unavailable":
 				h.workerIn(WorkerInput{ID: "w3", Tags: []string{"c"}, Available: ptr(false)})
+			case "break":
+				h.workerIn(WorkerInput{ID: "w3", Tags: []string{"c"}, Available: ptr(true)})
+				h.ok(h.e.StartBreak(h.step(), "w3", "lunch"))
 			}
 			h.task("t0", "a")
 			for i := range tc.w2Grants {
