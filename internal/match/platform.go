@@ -93,10 +93,12 @@ func platEntries(w *worker) []platEntry {
 }
 
 // platThresholdWeight is the engine's effective weight for a threshold: the exact entry,
-// else the first pattern that matches, else 0.
+// else the first pattern that matches, else 0. The exact entry is the key equal to the tag,
+// a `prefix*` key included when the tag itself ends in `*` (the engine's `tag in
+// routingWeights`).
 func platThresholdWeight(es []platEntry, tag string) float64 {
 	for _, e := range es {
-		if !e.star && e.key == tag {
+		if e.key == tag {
 			return e.weight
 		}
 	}

@@ -63,6 +63,20 @@ func TestPlatformTiesDisclosed(t *testing.T) {
 			ties:   []string{"w1", "w2"},
 		},
 		{
+			// w2's pattern tag claims a round later: it is not tied with w1 and w3, which
+			// the pass meets on either side of it.
+			name: "first-come: a tie is within one claim round",
+			cfg:  Config{Rules: RulesPlatform, Mode: ModeFirstCome},
+			play: func(h *harness) {
+				h.worker("w1", "ab")
+				h.worker("w2", "a*")
+				h.worker("w3", "ab")
+				h.task("t1", "ab")
+			},
+			chosen: "w1",
+			ties:   []string{"w1", "w3"},
+		},
+		{
 			name: "balanced with a load penalty orders equal pairs itself",
 			cfg:  Config{Rules: RulesPlatform, Mode: ModeSpreadWork},
 			play: func(h *harness) {
