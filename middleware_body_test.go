@@ -17,6 +17,8 @@ import (
 type sentRequest struct {
 	Method, Path, Body string
 	IdempotencyKey     string
+	ContentType        string
+	Query              string
 }
 
 // recorder is a loopback server that keeps every attempt it is sent and
@@ -31,7 +33,7 @@ func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	b, _ := io.ReadAll(r.Body)
 	rec.mu.Lock()
 	n := len(rec.sent)
-	rec.sent = append(rec.sent, sentRequest{r.Method, r.URL.Path, string(b), r.Header.Get("Idempotency-Key")})
+	rec.sent = append(rec.sent, sentRequest{r.Method, r.URL.Path, string(b), r.Header.Get("Idempotency-Key"), r.Header.Get("Content-Type"), r.URL.RawQuery})
 	answer := rec.answers[min(n, len(rec.answers)-1)]
 	rec.mu.Unlock()
 	answer(w, r)
