@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -139,6 +141,9 @@ func TestWithJSONSetRefusesWithoutSending(t *testing.T) {
 			}
 			if n := len(rec.requests()); n != 0 {
 				t.Errorf("%d requests sent, want none", n)
+			}
+			if tt.name == "a value that does not encode" && !strings.Contains(fmt.Sprint(err), "unsupported value") {
+				t.Errorf("err = %v, want it to say why the value does not encode", err)
 			}
 		})
 	}

@@ -103,6 +103,16 @@ func TestMiddlewareOwnBodyIsSent(t *testing.T) {
 			return next(req.WithContext(req.Context()))
 		}, callBody},
 	}
+	closed := &closeTracker{Reader: strings.NewReader(ownBody)}
+	tests = append(tests, struct {
+		name string
+		mw   taskrouting.Middleware
+		want string
+	}{"own body is closed once read", func(req *http.Request, next taskrouting.MiddlewareNext) (*http.Response, error) {
+		r := req.Clone(req.Context())
+		r.Body = closed
+		return next(r)
+	}, ownBody})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// Two 503s first: every attempt must carry the same body.
@@ -125,4 +135,15 @@ func TestMiddlewareOwnBodyIsSent(t *testing.T) {
 			}
 		})
 	}
+	if !closed.closed {
+		t.Error("the middleware's body was not closed")
+	}
 }
+
+// closeTracker is a request body that records its Close.
+type closeTracker struct {
+	*strings.Reader
+	closed bool
+}
+
+func (c *closeTracker) Close() error { c.closed = true; return nil }
