@@ -11,7 +11,10 @@ import (
 // (accepted, or since completed) it returns the task's state with a nil
 // error. Otherwise the 409 is returned as it came (ErrInvalidState): the
 // offer moved on (it expired, went to someone else, or the task was
-// cancelled) and no retry can change that.
+// cancelled) and no retry can change that. When the read fails, the 409
+// is returned all the same, as a *ReadBackError whose Read field holds the
+// read's failure: errors.Is(err, ErrInvalidState) holds and errors.As
+// finds the accept's *APIError, whatever the read answered.
 //
 // Use it where one match can be acted on twice, above all in a webhook
 // handler: when a first task.matched delivery's accept went through but
@@ -26,8 +29,9 @@ import (
 //	return err
 //
 // It sends tasks.accept (POST /tasks/{id}/accept) and, after a 409, tasks.get
-// (GET /tasks/{id}); opts apply to both (WithIdempotencyKey and
-// WithResponseInto to the accept alone).
+// (GET /tasks/{id}); opts apply to both, except WithIdempotencyKey,
+// WithJSONSet and WithResponseInto, which apply to the accept alone (the
+// Response is the accept's, its 409 included).
 func (s *DecisionsService) EnsureAccepted(ctx context.Context, taskID, workerID string, opts ...RequestOption) (*TaskRef, error) {
 	return acceptOnce(
 		func() (*TaskRef, error) { return s.Accept(ctx, taskID, workerID, opts...) },
@@ -50,7 +54,8 @@ func acceptOnce(accept func() (*TaskRef, error), read func() (*Task, error), our
 	}
 	task, readErr := read()
 	if readErr != nil {
-		return nil, err // the accept's answer says more than the failed read
+		// The accept's answer stands; the read's failure rides along.
+		return nil, &ReadBackError{Err: err, Read: readErr}
 	}
 	if ours(task) && (task.Status == TaskStatusAccepted || task.Status == TaskStatusCompleted) {
 		return &TaskRef{ID: task.ID, Status: task.Status}, nil

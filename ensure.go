@@ -3,6 +3,7 @@ package taskrouting
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // The Ensure forms of the writes whose outcome can be read back. Each sends
@@ -13,8 +14,34 @@ import (
 // own error, unchanged. An ambiguous answer is ErrOutcomeUnknown (the
 // answer was lost after the request reached the server) or a 5xx (the
 // server may have failed after the change); "already made" is the
-// write's 409. A failed read-back returns the write's error too: it says
-// more than the read's.
+// write's 409. A failed read-back returns the write's error too, as a
+// *ReadBackError that also carries the read's failure.
+
+// ReadBackError is the error of an Ensure method (EnsureAccepted,
+// EnsureCompleted, EnsureRejected, EnsureBreakStarted, EnsureBreakEnded)
+// whose write failed and whose read-back, sent to tell whether the write
+// had been made all the same, failed too, so the outcome stays as the
+// write's error says.
+//
+// It stands for the write's error: Unwrap returns that error alone, so
+// errors.Is and errors.As answer as they would for the plain method's
+// error (errors.Is(err, ErrInvalidState), errors.As to the write's
+// *APIError), and the read's failure is never mistaken for the write's
+// outcome (a read's 404 or 503 does not make errors.Is(err, ErrNotFound)
+// or errors.Is(err, ErrServer) true). Read keeps why the read failed, for
+// a log or for a caller that reads the state again itself; Error names
+// both.
+type ReadBackError struct {
+	Err  error // the write's error, as the plain method returns it
+	Read error // the read-back's failure
+}
+
+func (e *ReadBackError) Error() string {
+	return fmt.Sprintf("%v (reading the state back failed too: %v)", e.Err, e.Read)
+}
+
+// Unwrap returns the write's error only.
+func (e *ReadBackError) Unwrap() error { return e.Err }
 
 // readBack runs write and, after an error for which again says a read can
 // settle the outcome, read: read reports the value to return and whether
@@ -25,7 +52,11 @@ func readBack[T any](write func() (T, error), again func(error) bool, read func(
 		return out, err
 	}
 	got, holds, readErr := read()
-	if readErr != nil || !holds {
+	if readErr != nil {
+		var zero T
+		return zero, &ReadBackError{Err: err, Read: readErr}
+	}
+	if !holds {
 		var zero T
 		return zero, err
 	}

@@ -17,11 +17,19 @@ type jsonSet struct {
 // sent, for a member the params type lacks: one the platform added after
 // this release, or one it accepts that this package does not model. path
 // names members by dots, "meta.source" or "requiredSkills.0.weight" (a
-// number indexes an array element that exists); write `\.` for a dot
-// inside a member's name. Objects missing on the way are created; a member
-// already there, set by the params type or by an earlier WithJSONSet, is
-// replaced. value is encoded as JSON (a json.RawMessage as it is). Call
-// only; a call that sends no body (GET, DELETE) refuses it.
+// number indexes an array element that exists: from 0 to one less than
+// the array's length; a set never appends); write `\.` for a dot inside a
+// member's name. Objects missing on the way are created; a member already
+// there, set by the params type or by an earlier WithJSONSet, is replaced,
+// and a later set reaches inside a value an earlier one put in. value is
+// encoded as JSON when the call is sent (a json.RawMessage as it is).
+// Numbers keep their exact text, the body's and value's alike: they never
+// pass through float64, so 9007199254740993 is sent as written.
+//
+// Call only. A set that cannot apply (an index past the end, a member
+// inside a string or a number, a value that does not encode, a GET or a
+// DELETE that sends no body) is a *ParamError for "WithJSONSet" and
+// nothing is sent.
 //
 // The member still has to satisfy the operation's request schema: the
 // platform, and the mock server, refuse what the contract does not allow.
@@ -81,12 +89,32 @@ func applyJSONSets(method string, body []byte, sets []jsonSet) ([]byte, error) {
 		}
 	}
 	for _, s := range sets {
-		var err error
-		if root, err = setMember(root, s.path, s.value); err != nil {
+		value, err := jsonTree(s.value)
+		if err != nil {
+			return nil, &ParamError{Param: "WithJSONSet", Problem: "the value for " + strconv.Quote(strings.Join(s.path, ".")) + " does not encode as JSON: " + err.Error()}
+		}
+		if root, err = setMember(root, s.path, value); err != nil {
 			return nil, err
 		}
 	}
 	return json.Marshal(root)
+}
+
+// jsonTree turns value into the maps, slices and json.Numbers its JSON
+// decodes to, so that a later set can reach inside it (a json.RawMessage,
+// a struct or a typed map set earlier) and its numbers keep their text.
+func jsonTree(value any) (any, error) {
+	b, err := json.Marshal(value)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return nil, err
+	}
+	return tree, nil
 }
 
 // setMember puts value at path inside node and returns the node.

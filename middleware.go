@@ -3,6 +3,8 @@ package taskrouting
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -20,8 +22,10 @@ import (
 //
 // A middleware may change the request's headers in place, or hand next a
 // new request (req.WithContext, req.Clone) and that one is sent; a request
-// given a body of its own sends that body instead of the call's JSON. It
-// may read the answer's headers; a middleware that reads the answer's body
+// given a body of its own sends that body instead of the call's JSON, on
+// every attempt: the client reads it once and counts its length itself, so
+// a clone keeps no stale ContentLength (a Body that is nil or http.NoBody
+// keeps the call's JSON). It may read the answer's headers; a middleware that reads the answer's body
 // must give next's caller a response whose body still holds it. Returning
 // an error without calling next sends nothing; the call then fails with
 // that error wrapped.
@@ -76,12 +80,20 @@ func runMiddleware(mws []Middleware, req *retryablehttp.Request, run *callRun) (
 		out := *req // keeps the call's body, rewound for every attempt
 		out.Request = r
 		if r.Body != nil && r.Body != http.NoBody {
-			// The middleware gave the request a body of its own.
-			own, err := retryablehttp.FromRequest(r)
+			// The middleware gave the request a body of its own. It is
+			// read once, to be sent again on every attempt, and its length
+			// is counted here: a request made by req.Clone still declares
+			// the call's ContentLength, which the transport would refuse.
+			own, err := io.ReadAll(r.Body)
+			r.Body.Close()
 			if err != nil {
+				return nil, fmt.Errorf("read a middleware's request body: %w", err)
+			}
+			out.Request = r.WithContext(r.Context()) // the middleware's request stays as it was
+			out.Body = nil
+			if err := out.SetBody(own); err != nil {
 				return nil, err
 			}
-			out = *own
 		}
 		return run.rc.Do(&out)
 	}

@@ -123,24 +123,25 @@ func TestMiddlewareChangesTheRequest(t *testing.T) {
 	tests := []struct {
 		name string
 		mw   taskrouting.Middleware
+		tags []string // the tags the task is stored with
 	}{
 		{"header set in place", func(req *http.Request, next taskrouting.MiddlewareNext) (*http.Response, error) {
 			req.Header.Set("X-Trace", "t-1")
 			return next(req)
-		}},
+		}, []string{"french"}},
 		{"new request from WithContext keeps the body", func(req *http.Request, next taskrouting.MiddlewareNext) (*http.Response, error) {
 			r := req.WithContext(context.WithValue(req.Context(), ctxKey{}, 1))
 			r.Header = req.Header.Clone()
 			r.Header.Set("X-Trace", "t-1")
 			return next(r)
-		}},
+		}, []string{"french"}},
 		{"own body replaces the call's", func(req *http.Request, next taskrouting.MiddlewareNext) (*http.Response, error) {
 			r := req.Clone(req.Context())
 			r.Header.Set("X-Trace", "t-1")
-			body := `{"tags":["french"]}`
+			body := `{"tags":["german"]}`
 			r.Body, r.ContentLength = io.NopCloser(strings.NewReader(body)), int64(len(body))
 			return next(r)
-		}},
+		}, []string{"german"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -158,7 +159,7 @@ func TestMiddlewareChangesTheRequest(t *testing.T) {
 			if got := reqs[0].Header.Get("X-Trace"); got != "t-1" {
 				t.Errorf("X-Trace = %q, want t-1", got)
 			}
-			if diff := cmp.Diff([]string{"french"}, task.Tags); diff != "" {
+			if diff := cmp.Diff(tt.tags, task.Tags); diff != "" {
 				t.Errorf("tags (-want +got):\n%s", diff)
 			}
 		})

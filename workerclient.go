@@ -335,7 +335,8 @@ func (w *WorkerClient) Accept(ctx context.Context, taskID string, opts ...Reques
 // offer that moved on (cancelled, expired, now another worker's) is
 // mostly ErrNotFound here, since this plane shows a worker only its own
 // tasks; a task the worker held and that ended otherwise (failed) keeps
-// the accept's ErrInvalidState.
+// the accept's ErrInvalidState. A read that fails leaves the accept's 409,
+// as a *ReadBackError that carries the read's failure too.
 //
 //	ref, err := w.EnsureAccepted(ctx, taskID)
 //	if errors.Is(err, taskrouting.ErrNotFound) || errors.Is(err, taskrouting.ErrInvalidState) {
@@ -343,8 +344,9 @@ func (w *WorkerClient) Accept(ctx context.Context, taskID string, opts ...Reques
 //	}
 //
 // It sends worker.accept (POST /portal/tasks/{id}/accept) and, after a
-// 409, worker.taskDetail (GET /portal/tasks/{id}); opts apply to both
-// (WithResponseInto and WithJSONSet to the accept alone).
+// 409, worker.taskDetail (GET /portal/tasks/{id}); opts apply to both,
+// except WithJSONSet and WithResponseInto, which apply to the accept alone
+// (the Response is the accept's, its 409 included).
 func (w *WorkerClient) EnsureAccepted(ctx context.Context, taskID string, opts ...RequestOption) (*TaskRef, error) {
 	return acceptOnce(
 		func() (*TaskRef, error) { return w.Accept(ctx, taskID, opts...) },
