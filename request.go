@@ -67,6 +67,7 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 
 	var body []byte
 	if wf, ok := in.(wireForm); ok {
+		cfg.redact = append(cfg.redact[:len(cfg.redact):len(cfg.redact)], secretsIn(wf)...) // an echo of any of them is scrubbed
 		in = wf.wireBody() // its MarshalJSON redacts the secret the request must carry
 	}
 	if in != nil {
