@@ -137,7 +137,7 @@ var echoSpellings = []struct {
 // and every piece of it from its start at least minEcho characters long, is replaced whole,
 // leaving no escape residue; a secret shorter than that only whole.
 func TestRedactSecretsSpellings(t *testing.T) {
-	for _, secret := range []string{escKey, escPIN, escNewPIN, escShortPIN, escPushAuth, "a\\b\"c/d\te\nf", "ab\xffcd\xfeef"} {
+	for _, secret := range []string{escKey, escPIN, escNewPIN, escShortPIN, escPushAuth, "a\\b\"c/d\te\nf", "ab\xffcd\xfeef", "\x01\a\b\f\r\v<&>", `tail<&\`} {
 		for _, sp := range echoSpellings {
 			t.Run(fmt.Sprintf("%q/%s", secret, sp.name), func(t *testing.T) {
 				echo := sp.spell(secret)
@@ -167,6 +167,7 @@ func TestRedactSecretsEdges(t *testing.T) {
 		{"Go \\x escape", `x 😀\x3cPïn>&€9 y`, "x [redacted] y"},
 		{"escape cut off", `x 😀\u003`, `x 😀\u003`},
 		{"escape at the very end", `x 😀<Pïn>\`, "x [redacted]\\"},
+		{"text ends with an escape of the last character", `x 😀<Pïn>&€\u0039`, "x [redacted]"},
 		{"two echoes back to back", "😀<Pïn>&€9😀<PÏN>&€9", "[redacted][redacted]"},
 		{"nothing", "nothing here", "nothing here"},
 		{"empty", "", ""},
@@ -189,6 +190,13 @@ func TestRedactSecretsEdges(t *testing.T) {
 	assert.Equal(t, "a [redacted] b", redactSecrets("a \ufffd\ufffd b", []string{"\xff\xfe"}), "as a JSON decoder replaces them")
 	assert.Equal(t, `a [redacted] b`, redactSecrets(`a \xff\ufffd b`, []string{"\xff\xfe"}), "escaped")
 	assert.Equal(t, "a \xff b", redactSecrets("a \xff b", []string{"\xff\xfe"}))
+	assert.Equal(t, "x [redacted]", redactSecrets(`x ß<new>&Ω\U0001D11E`, []string{escNewPIN}), "text ends with a \\U escape")
+	for _, tc := range []struct{ secret, in string }{
+		{"https://h.example/x", `https:\/\/h.example\/x`}, // PHP's json_encode
+		{"it's<a>&pin", `it\'s\u003ca\u003e\u0026pin`},   // a JavaScript string literal
+	} {
+		assert.Equal(t, "x [redacted] y", redactSecrets("x "+tc.in+" y", []string{tc.secret}), "%q", tc.in)
+	}
 	assert.Equal(t, "x [redacted] [redacted] y", redactSecrets("x 4921 SK_TEST_abcdefgh y", []string{"4921", "", "sk_test_abcdefgh"}), "every secret of the list")
 }
 
