@@ -193,7 +193,7 @@ func TestRedactSecretsEdges(t *testing.T) {
 	assert.Equal(t, "x [redacted]", redactSecrets(`x ß<new>&Ω\U0001D11E`, []string{escNewPIN}), "text ends with a \\U escape")
 	for _, tc := range []struct{ secret, in string }{
 		{"https://h.example/x", `https:\/\/h.example\/x`}, // PHP's json_encode
-		{"it's<a>&pin", `it\'s\u003ca\u003e\u0026pin`},   // a JavaScript string literal
+		{"it's<a>&pin", `it\'s\u003ca\u003e\u0026pin`},    // a JavaScript string literal
 	} {
 		assert.Equal(t, "x [redacted] y", redactSecrets("x "+tc.in+" y", []string{tc.secret}), "%q", tc.in)
 	}
