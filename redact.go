@@ -192,7 +192,7 @@ func backslashes(text string, q int) int {
 // output put in upper case keeps its meaning, so the letter's case is ignored.
 func shortEscape(c byte) (rune, bool) {
 	switch c {
-	case '"', '\'':
+	case '"', '\'', '/':
 		return rune(c), true
 	}
 	switch c | 0x20 {
