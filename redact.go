@@ -26,7 +26,8 @@ const redactedMark = "[redacted]"
 //     its escaped surrogate pair;
 //   - a Go escape of it: \U and eight hex digits, \x and two, or a one-letter escape
 //     (\" \\ \/ \n \t and the others of JSON and Go);
-//   - an escape quoted again (its backslash doubled, as in JSON text inside a JSON string).
+//   - an escape quoted again (its backslash doubled, as in JSON text inside a JSON string),
+//     up to maxBackslashes backslashes.
 //
 // A byte of the secret that is not UTF-8 is recognised as itself, \xNN, or U+FFFD (a JSON
 // decoder's replacement for it). A piece of the secret from its first character on, at least
@@ -180,9 +181,15 @@ func surrogatePair(text string, at int, hi rune) (int, rune, bool) {
 	return e + 5, utf16.DecodeRune(hi, lo), true
 }
 
+// maxBackslashes bounds the backslashes read before an escape's letter: enough for an echo
+// quoted four times over, and it keeps a server's answer full of backslashes from costing
+// time that grows with the square of its length.
+const maxBackslashes = 16
+
+// backslashes counts the backslashes at text[q:], up to maxBackslashes.
 func backslashes(text string, q int) int {
 	n := 0
-	for q+n < len(text) && text[q+n] == '\\' {
+	for n < maxBackslashes && q+n < len(text) && text[q+n] == '\\' {
 		n++
 	}
 	return n

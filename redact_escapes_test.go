@@ -166,6 +166,7 @@ func TestRedactSecretsEdges(t *testing.T) {
 		{"Go \\U escape of another", `x \U0001F601<Pïn>&€9 y`, `x \U0001F601<Pïn>&€9 y`},
 		{"Go \\x escape", `x 😀\x3cPïn>&€9 y`, "x [redacted] y"},
 		{"escape cut off", `x 😀\u003`, `x 😀\u003`},
+		{"high surrogate then a backslash at the very end", `x \ud83d\`, `x \ud83d\`},
 		{"escape at the very end", `x 😀<Pïn>\`, "x [redacted]\\"},
 		{"text ends with an escape of the last character", `x 😀<Pïn>&€\u0039`, "x [redacted]"},
 		{"two echoes back to back", "😀<Pïn>&€9😀<PÏN>&€9", "[redacted][redacted]"},
@@ -190,6 +191,8 @@ func TestRedactSecretsEdges(t *testing.T) {
 	assert.Equal(t, "a [redacted] b", redactSecrets("a \ufffd\ufffd b", []string{"\xff\xfe"}), "as a JSON decoder replaces them")
 	assert.Equal(t, `a [redacted] b`, redactSecrets(`a \xff\ufffd b`, []string{"\xff\xfe"}), "escaped")
 	assert.Equal(t, "a \xff b", redactSecrets("a \xff b", []string{"\xff\xfe"}))
+	assert.Equal(t, strings.Repeat(`\`, 4)+redactedMark, redactSecrets(strings.Repeat(`\`, 19)+pyJSON(secret), []string{secret}),
+		"an escape's letter is looked for at most maxBackslashes backslashes on")
 	assert.Equal(t, "x [redacted]", redactSecrets(`x ß<new>&Ω\U0001D11E`, []string{escNewPIN}), "text ends with a \\U escape")
 	for _, tc := range []struct{ secret, in string }{
 		{"https://h.example/x", `https:\/\/h.example\/x`}, // PHP's json_encode
@@ -417,4 +420,19 @@ func TestSecretsIn(t *testing.T) {
 	assert.Empty(t, cmp.Diff([]string{"a", "arr", "l", "m", "n", "p", "s"}, got))
 	assert.Empty(t, secretsIn(nil))
 	assert.Empty(t, secretsIn(nested{}))
+}
+
+// BenchmarkRedactSecrets: an error message of ordinary words, and one of backslashes only
+// (each may start an escape), cost about the same per byte.
+func BenchmarkRedactSecrets(b *testing.B) {
+	for _, tc := range []struct{ name, text string }{
+		{"64KiB of words", strings.Repeat("plain words of an error message ", 2048)},
+		{"64KiB of backslashes", strings.Repeat(`\`, 64<<10)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for range b.N {
+				redactSecrets(tc.text, []string{escKey, escPIN})
+			}
+		})
+	}
 }
