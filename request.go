@@ -67,6 +67,8 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 
 	var body []byte
 	if wf, ok := in.(wireForm); ok {
+		// Every secret of the parameters is scrubbed from an error that echoes it.
+		cfg.redact = append(cfg.redact[:len(cfg.redact):len(cfg.redact)], secretsIn(wf)...)
 		in = wf.wireBody() // its MarshalJSON redacts the secret the request must carry
 	}
 	if in != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"reflect"
 )
 
 // The types that hold a secret keep it in a Secret, which prints as [redacted] through fmt,
@@ -135,4 +136,42 @@ func (v VoiceICE) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		ICEServers []ICEServer `json:"iceServers"`
 	}{v.ICEServers})
+}
+
+// secretsIn lists the secrets held anywhere in a request's parameters (exported fields, in
+// nested structs, pointers, slices and maps), so the client scrubs each from an error that
+// echoes it without every call having to name them.
+func secretsIn(v any) []string {
+	var out []string
+	var walk func(reflect.Value)
+	walk = func(x reflect.Value) {
+		switch x.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if !x.IsNil() {
+				walk(x.Elem())
+			}
+		case reflect.Struct:
+			if x.Type() == reflect.TypeFor[Secret]() {
+				if s := x.Interface().(Secret).Reveal(); s != "" {
+					out = append(out, s)
+				}
+				return
+			}
+			for i := range x.NumField() {
+				if x.Type().Field(i).IsExported() {
+					walk(x.Field(i))
+				}
+			}
+		case reflect.Slice, reflect.Array:
+			for i := range x.Len() {
+				walk(x.Index(i))
+			}
+		case reflect.Map:
+			for it := x.MapRange(); it.Next(); {
+				walk(it.Value())
+			}
+		}
+	}
+	walk(reflect.ValueOf(v))
+	return out
 }
