@@ -46,7 +46,9 @@ type workspace struct {
 	sessions    *sessions                  // the server's token table
 	learnSnaps  map[string]*weightSnapshot // learning.applyWeights snapshots by worker (learnwrite.go)
 	ledger      ledger                     // what happened, for stats and history (ledger.go)
-	cmds        commandLog                 // what brought it here, for snapshots (statelog.go)
+	// finishedLimit bounds the finished tasks kept (finished.go); 0: no bound.
+	finishedLimit int
+	cmds          commandLog // what brought it here, for snapshots (statelog.go)
 
 	// Usage counted here so quota headers cost O(1) per answer.
 	openTasks   int
@@ -96,16 +98,17 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 	//lint:ignore SA1019 the deprecated any-tag option keeps its meaning
 	mc.AnyTagEligibility = anyTag
 	return &workspace{
-		engine:    match.New(mc),
-		rng:       rand.New(rand.NewPCG(cfg.seed, gen<<16|uint64(index))),
-		limits:    cfg.limits,
-		idem:      idempotencyStore{entries: map[string]*idemEntry{}},
-		skillRefs: map[string]int{},
-		sessions:  sess,
-		ledger:    ledger{retention: cfg.retention},
-		testLog:   cfg.testLog,
-		time:      timeline{retention: cfg.retention},
-		cmds:      newCommandLog(cfg, gen),
+		engine:        match.New(mc),
+		rng:           rand.New(rand.NewPCG(cfg.seed, gen<<16|uint64(index))),
+		limits:        cfg.limits,
+		idem:          idempotencyStore{entries: map[string]*idemEntry{}},
+		skillRefs:     map[string]int{},
+		sessions:      sess,
+		ledger:        ledger{retention: cfg.retention},
+		finishedLimit: cfg.finishedTasks,
+		testLog:       cfg.testLog,
+		time:          timeline{retention: cfg.retention},
+		cmds:          newCommandLog(cfg, gen),
 	}
 }
 
@@ -180,6 +183,7 @@ func (ws *workspace) tick(now time.Time, d *deliverer) []outgoingNotice {
 	ws.fireRecurring(now)
 	out := ws.runTimers(now)
 	ws.timersMoved()
+	ws.forgetFinished()
 	ws.flush(d)
 	return out
 }
@@ -367,6 +371,7 @@ type idemEntry struct {
 	status int
 	body   json.RawMessage
 	at     time.Time
+	taskID string // the task the request named, when noteIdempotent tied it to one
 }
 
 // IdempotencyWindow is how long a stored answer is replayed for a repeated key.
