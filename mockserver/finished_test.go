@@ -115,6 +115,9 @@ func TestFinishedTasksAreForgottenOldestFirst(t *testing.T) {
 	require.NoError(t, json.Unmarshal(mustAPI(t, srv, 200, "GET", "/tasks/history?limit=1", nil).Body, &hist))
 	require.NotNil(t, hist.NextCursor)
 	assert.Equal(t, finished[len(finished)-1], hist.Tasks[0].ID)
+	require.NoError(t, json.Unmarshal(mustAPI(t, srv, 200, "GET", "/tasks/history?limit=1&cursor="+*hist.NextCursor, nil).Body, &hist))
+	require.Len(t, hist.Tasks, 1)
+	assert.Equal(t, finished[len(finished)-2], hist.Tasks[0].ID, "the cursor continues below the newest")
 	require.NoError(t, json.Unmarshal(mustAPI(t, srv, 200, "GET", "/tasks/history?limit=100", nil).Body, &hist))
 	var got []string
 	for _, tk := range hist.Tasks {
