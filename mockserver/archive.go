@@ -18,6 +18,7 @@ type archiveStore struct {
 	matchedAt map[string]time.Time // first task.matched of each task
 	finished  []finishedTask       // oldest first; a cursor is a position: an index plus dropped
 	dropped   int                  // finished tasks forgotten from the front (finished.go)
+	limit     int                  // WithFinishedTasks (finished.go); 0: no bound
 }
 
 type finishedTask struct {

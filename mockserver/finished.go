@@ -33,7 +33,7 @@ func WithFinishedTasks(n int) Option {
 // one, so an operation can always read back the task it has just finished.
 func (ws *workspace) forgetFinished() {
 	a := &ws.archive
-	n := ws.finishedLimit
+	n := a.limit
 	if n <= 0 || len(a.finished) < 2*n {
 		return
 	}

@@ -87,7 +87,7 @@ func soakOptions(finished int) []Option {
 // more; the live heap after a collection may grow by at most 2 MiB between the two
 // checkpoints. The warm-up fills every bound: the matcher's decision log (10,000), the
 // records (WithRetention(1,000)) and the finished tasks (WithFinishedTasks(500)). Without
-// the bound on finished tasks the same run grows by about 4 KB per task (16 MB).
+// the bound on finished tasks the same run grows by about 2 KB per task (8 MB here).
 func TestSoakHeapFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 5 s")

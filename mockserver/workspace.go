@@ -46,9 +46,7 @@ type workspace struct {
 	sessions    *sessions                  // the server's token table
 	learnSnaps  map[string]*weightSnapshot // learning.applyWeights snapshots by worker (learnwrite.go)
 	ledger      ledger                     // what happened, for stats and history (ledger.go)
-	// finishedLimit bounds the finished tasks kept (finished.go); 0: no bound.
-	finishedLimit int
-	cmds          commandLog // what brought it here, for snapshots (statelog.go)
+	cmds        commandLog                 // what brought it here, for snapshots (statelog.go)
 
 	// Usage counted here so quota headers cost O(1) per answer.
 	openTasks   int
@@ -98,17 +96,17 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 	//lint:ignore SA1019 the deprecated any-tag option keeps its meaning
 	mc.AnyTagEligibility = anyTag
 	return &workspace{
-		engine:        match.New(mc),
-		rng:           rand.New(rand.NewPCG(cfg.seed, gen<<16|uint64(index))),
-		limits:        cfg.limits,
-		idem:          idempotencyStore{entries: map[string]*idemEntry{}},
-		skillRefs:     map[string]int{},
-		sessions:      sess,
-		ledger:        ledger{retention: cfg.retention},
-		finishedLimit: cfg.finishedTasks,
-		testLog:       cfg.testLog,
-		time:          timeline{retention: cfg.retention},
-		cmds:          newCommandLog(cfg, gen),
+		engine:    match.New(mc),
+		rng:       rand.New(rand.NewPCG(cfg.seed, gen<<16|uint64(index))),
+		limits:    cfg.limits,
+		idem:      idempotencyStore{entries: map[string]*idemEntry{}},
+		skillRefs: map[string]int{},
+		sessions:  sess,
+		ledger:    ledger{retention: cfg.retention},
+		archive:   archiveStore{limit: cfg.finishedTasks},
+		testLog:   cfg.testLog,
+		time:      timeline{retention: cfg.retention},
+		cmds:      newCommandLog(cfg, gen),
 	}
 }
 
