@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
@@ -220,4 +221,19 @@ func TestSnapshotWithForgottenTasks(t *testing.T) {
 	err = Start(t, WithSeed(3), WithFinishedTasks(-1)).Restore(ctx, old)
 	require.ErrorAs(t, err, &se)
 	assert.Contains(t, se.Pointer, "/commands/")
+}
+
+// TestFinishedByTheClockAreForgottenAtItsVisit: tasks the clock finishes (an SLA expiry)
+// count as finished and are forgotten at the clock's own visit, before any request reads.
+func TestFinishedByTheClockAreForgottenAtItsVisit(t *testing.T) {
+	clk := NewManualClock(time.UnixMilli(1_700_000_000_000))
+	srv := Start(t, WithClock(clk), WithFinishedTasks(1))
+	for _, id := range []string{"a", "b"} {
+		mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": id, "tags": []string{"nobody"}, "sla": map[string]any{"expireAfterMs": 1000}})
+	}
+	clk.Advance(2 * time.Second)
+	mustAPI(t, srv, 404, "GET", "/tasks/a", nil)
+	var tk struct{ Status string }
+	require.NoError(t, json.Unmarshal(mustAPI(t, srv, 200, "GET", "/tasks/b", nil).Body, &tk))
+	assert.Equal(t, "expired", tk.Status)
 }
