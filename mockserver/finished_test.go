@@ -237,3 +237,22 @@ func TestFinishedByTheClockAreForgottenAtItsVisit(t *testing.T) {
 	require.NoError(t, json.Unmarshal(mustAPI(t, srv, 200, "GET", "/tasks/b", nil).Body, &tk))
 	assert.Equal(t, "expired", tk.Status)
 }
+
+// TestIdempotentRequestsNamingNoTask: a keyed POST under /tasks/ whose path names no task
+// (bulk, check, suggest-workers) is stored and replayed as before, tied to no task.
+func TestIdempotentRequestsNamingNoTask(t *testing.T) {
+	srv := Start(t, WithFinishedTasks(1))
+	for _, c := range []struct {
+		path string
+		body any
+	}{
+		{"/tasks/bulk", map[string]any{"tasks": []any{map[string]any{"id": "b1", "tags": []string{"english"}}}}},
+		{"/tasks/check", map[string]any{"tags": []string{"english"}}},
+		{"/tasks/suggest-workers", map[string]any{"tags": []string{"english"}}},
+	} {
+		first := api(t, srv, "POST", c.path, c.body, "Idempotency-Key", "k"+c.path)
+		require.Equal(t, http.StatusOK, first.Status, "%s: %s", c.path, first.Body)
+		again := api(t, srv, "POST", c.path, c.body, "Idempotency-Key", "k"+c.path)
+		assert.Equal(t, string(first.Body), string(again.Body), "%s: the answer is replayed", c.path)
+	}
+}
