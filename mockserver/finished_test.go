@@ -139,7 +139,8 @@ func TestFinishedTasksAreForgottenOldestFirst(t *testing.T) {
 func TestForgottenTaskTakesItsStoresAlong(t *testing.T) {
 	srv := Start(t, WithFinishedTasks(1))
 	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w1", "tags": []string{"english"}, "available": true})
-	mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "old", "tags": []string{"english"}})
+	created := api(t, srv, "POST", "/tasks", map[string]any{"id": "old", "tags": []string{"english"}}, "Idempotency-Key", "create-old")
+	require.Equal(t, 202, created.Status, "%s", created.Body)
 	mustAPI(t, srv, 201, "POST", "/tasks/old/attachments", map[string]any{"filename": "a.txt", "contentType": "text/plain", "sizeBytes": 1})
 	mustAPI(t, srv, 200, "POST", "/tasks/old/accept", map[string]any{"workerId": "w1"})
 	a := api(t, srv, "POST", "/tasks/old/complete", map[string]any{"workerId": "w1"}, "Idempotency-Key", "complete-old")
@@ -154,10 +155,12 @@ func TestForgottenTaskTakesItsStoresAlong(t *testing.T) {
 	mustAPI(t, srv, 404, "GET", "/tasks/old", nil)
 	ws.mu.Lock()
 	_, idem := ws.idem.entries["complete-old"]
+	_, idemCreate := ws.idem.entries["create-old"]
 	_, att := ws.attachments.byTask["old"]
 	_, matched := ws.archive.matchedAt["old"]
 	ws.mu.Unlock()
 	assert.False(t, idem, "the idempotency answer naming the task is gone")
+	assert.False(t, idemCreate, "the create's idempotency answer, which names the task in its body, is gone")
 	assert.False(t, att, "the attachments are gone")
 	assert.False(t, matched, "the first-match time is gone")
 
