@@ -16,7 +16,9 @@ import (
 // (workspace.publish), so it sees every way a task can end. Its zero value is empty and usable.
 type archiveStore struct {
 	matchedAt map[string]time.Time // first task.matched of each task
-	finished  []finishedTask       // append-only, oldest first; a cursor is an index into it
+	finished  []finishedTask       // oldest first; a cursor is a position: an index plus dropped
+	dropped   int                  // finished tasks forgotten from the front (finished.go)
+	limit     int                  // WithFinishedTasks (finished.go); 0: no bound
 }
 
 type finishedTask struct {
@@ -185,21 +187,23 @@ type historyPage struct {
 }
 
 // prepTaskHistory answers GET /tasks/history: finished tasks, the most recently finished
-// first. The cursor is the archive position to continue below; the archive only grows, so a
-// cursor stays valid while tasks keep finishing.
+// first. The cursor is the archive position to continue below; positions count every task
+// that ever finished, so a cursor stays valid while tasks keep finishing, and one below
+// the forgotten tasks (WithFinishedTasks) ends the listing.
 func prepTaskHistory(r *request) (op, *apiError) {
 	h, err := parseHistoryQuery(r)
 	if err != nil {
 		return nil, err
 	}
 	return func(ws *workspace, _ time.Time) (int, any, *apiError) {
-		fin := ws.archive.finished
+		fin, dropped := ws.archive.finished, ws.archive.dropped
 		i := len(fin) - 1
 		if h.before >= 0 {
-			if h.before > len(fin) {
+			if h.before > dropped+len(fin) {
 				return 0, nil, invalidBodyf("cursor is not one this server issued")
 			}
-			i = h.before - 1
+			// Positions below dropped were forgotten (finished.go): the page is empty.
+			i = h.before - 1 - dropped
 		}
 		out := historyPage{Tasks: []archivedTaskJSON{}}
 		for ; i >= 0; i-- {
@@ -209,7 +213,7 @@ func prepTaskHistory(r *request) (op, *apiError) {
 			}
 			if len(out.Tasks) == h.limit {
 				out.HasMore = true
-				c := strconv.Itoa(i + 1)
+				c := strconv.Itoa(dropped + i + 1)
 				out.NextCursor = &c
 				break
 			}

@@ -110,6 +110,15 @@
 // see the task clocks above). Workers have no meta. A team's
 // derived tag is stored, not matched on.
 //
+// # Memory over a long run
+//
+// What the server keeps is bounded, so a load test can run against it for hours: finished
+// tasks by WithFinishedTasks (DefaultFinishedTasks per workspace; past twice that the oldest
+// finished are forgotten and answer 404 not_found, as an unknown task does), events,
+// deliveries and the stats ledger by WithRetention, the request log by WithRequestLog and the
+// snapshot's command log by WithStateLog. docs/contract.md section 9, "Finished tasks", and
+// docs/reliability.md, "Memory".
+//
 // # Skills, teams, place and network
 //
 // A task's requiredSkills (skill and minimum level), teamId, preferTeamId, latitude,

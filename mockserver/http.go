@@ -330,9 +330,12 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 		// Only successes are stored: a refused request changed nothing, so running it again
 		// is safe, and a rejected request must leave no trace (not even a used key).
 		if req.idemKey != "" && resp.status < 300 {
-			ws.idem.store(req.idemKey, &idemEntry{print: fingerprint(req.method, req.path, req.body), status: resp.status, body: resp.body, at: now})
+			e := &idemEntry{print: fingerprint(req.method, req.path, req.body), status: resp.status, body: resp.body, at: now}
+			ws.idem.store(req.idemKey, e)
+			ws.noteIdempotent(req.idemKey, e, req, v)
 		}
 	}
+	ws.forgetFinished()
 	ws.cmds.end(logged, resp.status)
 	if !req.workerPlane {
 		resp.quota = quotaSnapshot(ws, s.cfg.limits, now)

@@ -29,6 +29,7 @@ type config struct {
 	requestLog     int
 	stateLog       int // WithStateLog; < 0 after defaults means no bound
 	retention      int // WithRetention; 0 after defaults means no bound
+	finishedTasks  int // WithFinishedTasks; 0 means no bound
 	// workerSessionTTL is how long a worker token lives; 0: DefaultWorkerSessionTTL.
 	workerSessionTTL time.Duration
 	logger           *slog.Logger

@@ -95,6 +95,9 @@ func (s *Server) stage(ctx context.Context, raw []byte) (*staged, error) {
 	keys := len(s.keys)
 	s.mu.RUnlock()
 	if doc.Settings != nil {
+		if doc.Settings.FinishedTasks == nil {
+			settings.FinishedTasks = nil
+		}
 		if p, docHas, realHas := firstDifference("/settings", toGeneric(settings), toGeneric(*doc.Settings)); p != "" {
 			return nil, stateErrorf(p, "the document has %s where this server runs with %s", docHas, realHas)
 		}

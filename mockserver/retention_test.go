@@ -3,6 +3,7 @@ package mockserver
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"runtime/metrics"
 	"testing"
 	"time"
@@ -94,4 +95,89 @@ func TestResetReturnsMemory(t *testing.T) {
 	after := heapHeld()
 	t.Logf("heap held from the OS: %d MiB before the load, %d MiB at its peak, %d MiB after the reset", base>>20, peak>>20, after>>20)
 	assert.Less(t, after, base+(peak-base)/2, "most of the load's memory is still held after the reset")
+}
+
+// TestKeepNewestTrimsAtTwiceTheRetention: appended one at a time, a record never reaches 2n
+// entries (it grows to 2n-1, then the next append drops it to exactly the newest n), and
+// what is kept is the newest, in order.
+func TestKeepNewestTrimsAtTwiceTheRetention(t *testing.T) {
+	for _, n := range []int{1, 3, 10} {
+		var s []int
+		longest, trims := 0, 0
+		for i := range 7 * n {
+			before := len(s)
+			s = keepNewest(append(s, i), n)
+			longest = max(longest, len(s))
+			if len(s) < before+1 {
+				trims++
+				require.Len(t, s, n, "n=%d: a trim keeps exactly the newest n", n)
+			}
+			require.Equal(t, i, s[len(s)-1], "n=%d: the newest entry is kept", n)
+			for j := 1; j < len(s); j++ {
+				require.Equal(t, s[j-1]+1, s[j], "n=%d: the kept entries are the newest, in order", n)
+			}
+		}
+		assert.Equal(t, 2*n-1, longest, "n=%d: the record grows to 2n-1 and is trimmed when it reaches 2n", n)
+		assert.Equal(t, 6, trims, "n=%d: 7n appends trim at 2n, 3n, ..., 7n", n)
+	}
+	assert.Len(t, keepNewest(make([]int, 50), 0), 50, "n <= 0 keeps everything")
+}
+
+// TestEventsAndDeliveriesReturnTheNewestN: with WithRetention(n), Events and Deliveries
+// return exactly the newest n, also while the store holds more than n (between trims).
+func TestEventsAndDeliveriesReturnTheNewestN(t *testing.T) {
+	const keep = 4
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	defer hook.Close()
+	srv := Start(t, WithRetention(keep), WithWebhookURL(hook.URL))
+	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w1", "tags": []string{"english"}, "available": true})
+	// Each create emits task.matched: 6 events, more than keep and fewer than 2 * keep, so
+	// the store holds all six and returns four.
+	for i := range 6 {
+		mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": fmt.Sprintf("t%d", i), "tags": []string{"english"}})
+	}
+	require.NoError(t, srv.WaitForDeliveries(t.Context()))
+	evs, ds := srv.Events(), srv.Deliveries()
+	require.Len(t, evs, keep)
+	require.Len(t, ds, keep)
+	srv.deliver.mu.Lock()
+	stored, attempts := srv.deliver.events, srv.deliver.log
+	wantEvents := stored[len(stored)-keep:]
+	wantLog := attempts[len(attempts)-keep:]
+	srv.deliver.mu.Unlock()
+	require.Greater(t, len(stored), keep, "the store holds more than it returns")
+	assert.Equal(t, wantEvents[0].ID, evs[0].ID, "Events starts at the newest keep-th event")
+	assert.Equal(t, wantLog[0].EventID, ds[0].EventID, "Deliveries starts at the newest keep-th attempt")
+}
+
+// TestRetentionForgetsAnOpenOfferTrimmedOffTheLedger: an offer still open when the ledger
+// trims it is forgotten: ending it later (accept, reject, cancel) neither fails nor writes
+// into another offer's record, and the stats keep answering.
+func TestRetentionForgetsAnOpenOfferTrimmedOffTheLedger(t *testing.T) {
+	const keep = 3
+	srv := Start(t, WithRetention(keep))
+	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w1", "tags": []string{"english"}, "available": true, "maxBacklogSize": 100})
+	mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "open", "tags": []string{"english"}})
+	for i := range 2 * keep {
+		mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": fmt.Sprintf("t%d", i), "tags": []string{"english"}})
+	}
+	ws := srv.workspaces[srv.keys[0]]
+	ws.mu.Lock()
+	_, tracked := ws.ledger.open["open"]
+	for id, i := range ws.ledger.open {
+		require.GreaterOrEqual(t, i, ws.ledger.dropped, "open offer of %s points before the kept offers", id)
+	}
+	ws.mu.Unlock()
+	assert.False(t, tracked, "the trimmed open offer is no longer tracked")
+	mustAPI(t, srv, 200, "POST", "/tasks/open/accept", map[string]any{"workerId": "w1"})
+	mustAPI(t, srv, 200, "POST", "/tasks/open/complete", map[string]any{"workerId": "w1"})
+	ws.mu.Lock()
+	for _, o := range ws.ledger.offers {
+		assert.NotEqual(t, "open", o.taskID, "no kept offer is the trimmed one's")
+		assert.Empty(t, o.outcome, "%s: the kept offers are all still open", o.taskID)
+	}
+	ws.mu.Unlock()
+	for _, path := range []string{"/stats", "/stats/sla"} {
+		mustAPI(t, srv, 200, "GET", path, nil)
+	}
 }

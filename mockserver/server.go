@@ -110,7 +110,7 @@ func NewUnstarted(opts ...Option) (*Server, error) {
 }
 
 func newServer(opts []Option) (*Server, error) {
-	cfg := config{requestLog: 10_000, retention: DefaultRetention, stateLog: DefaultStateLog}
+	cfg := config{requestLog: 10_000, retention: DefaultRetention, finishedTasks: DefaultFinishedTasks, stateLog: DefaultStateLog}
 	for _, o := range opts {
 		o(&cfg)
 	}

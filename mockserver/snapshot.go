@@ -75,6 +75,9 @@ type stateSettings struct {
 	Learning            stateLearning `json:"learning"`
 	Limits              stateLimits   `json:"limits"`
 	Retention           int           `json:"retention"`
+	// FinishedTasks is WithFinishedTasks. A document written before the bound existed has
+	// none, and is then not checked against it: its commands' answers are.
+	FinishedTasks *int `json:"finishedTasks,omitempty"`
 }
 
 type stateLearning struct {
@@ -175,7 +178,7 @@ func (s *Server) stateSettings() stateSettings {
 			TaskRate: l.TaskRate, TaskRateWindowMs: l.TaskRateWindow.Milliseconds(), QueuedTasks: l.QueuedTasks,
 			Workers: l.Workers, Skills: l.Skills, WorkerSkills: l.WorkerSkills, IncludedTasksPerMonth: l.IncludedTasksPerMonth,
 		},
-		Retention: s.cfg.retention,
+		Retention: s.cfg.retention, FinishedTasks: &s.cfg.finishedTasks,
 	}
 }
 

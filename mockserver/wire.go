@@ -23,6 +23,7 @@ type taskExtra struct {
 	ctxUpdated  time.Time                  // last tasks.context.set
 	comments    []comment                  // tasks.comments.* (comments.go), posting order
 	commentSeq  int
+	idemKeys    []string // idempotency keys whose stored answers name the task (finished.go)
 }
 
 // workerExtra is what the server stores beside a worker: the platform's members the

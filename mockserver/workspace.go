@@ -103,6 +103,7 @@ func newWorkspace(index int, gen uint64, cfg *config, sess *sessions) *workspace
 		skillRefs: map[string]int{},
 		sessions:  sess,
 		ledger:    ledger{retention: cfg.retention},
+		archive:   archiveStore{limit: cfg.finishedTasks},
 		testLog:   cfg.testLog,
 		time:      timeline{retention: cfg.retention},
 		cmds:      newCommandLog(cfg, gen),
@@ -180,6 +181,7 @@ func (ws *workspace) tick(now time.Time, d *deliverer) []outgoingNotice {
 	ws.fireRecurring(now)
 	out := ws.runTimers(now)
 	ws.timersMoved()
+	ws.forgetFinished()
 	ws.flush(d)
 	return out
 }
@@ -393,6 +395,7 @@ type idemEntry struct {
 	status int
 	body   json.RawMessage
 	at     time.Time
+	taskID string // the task the request named, when noteIdempotent tied it to one
 }
 
 // IdempotencyWindow is how long a stored answer is replayed for a repeated key.

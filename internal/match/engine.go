@@ -191,6 +191,8 @@ type task struct {
 	// awarded it already.
 	platQueued bool
 	platTaken  bool
+
+	forgotten bool // removed by Forget, for the batch removal from taskList
 }
 
 const (

@@ -84,6 +84,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	attempts := fs.Int("delivery-attempts", 0, "webhook attempts per event (0 means 6)")
 	backoff := fs.Duration("delivery-backoff", 0, "first webhook retry wait, doubling (0 means 50ms)")
 	retention := fs.Int("retention", mockserver.DefaultRetention, "newest webhook events, delivery attempts, stats-ledger entries and worker outcomes kept (negative: all)")
+	finishedTasks := fs.Int("finished-tasks", mockserver.DefaultFinishedTasks, "finished tasks kept readable per workspace; at twice as many the oldest finished are forgotten and answer 404 (0 or negative: all)")
 	strict := fs.Bool("strict-responses", true, "check each /v1 answer against api/openapi.json; one that breaks it is sent as 500 internal_error and logged")
 	proxyURL := fs.String("proxy", "", "forward /v1 to this deployment base URL (https://host/v1) and check it against api/openapi.json, instead of mocking")
 	proxyShadow := fs.Bool("proxy-shadow", false, "with -proxy: play each command into a mock of the proxy's own (-rules, -mode, ...) and compare decisions")
@@ -124,6 +125,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		mockserver.WithDeliveryPolicy(mockserver.DeliveryPolicy{MaxAttempts: *attempts, InitialBackoff: *backoff}),
 		mockserver.WithLogger(logger),
 		mockserver.WithRetention(*retention),
+		mockserver.WithFinishedTasks(*finishedTasks),
 	}
 	if *strict {
 		opts = append(opts, mockserver.WithStrictResponses())
@@ -158,8 +160,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: not used with -proxy", bad)
 		}
 		return runProxy(ctx, proxySettings{upstream: *proxyURL, addr: *addr, adminKey: *apiKey, secret: *proxySecret, shadow: *proxyShadow,
-			shadowOpts: []mockserver.Option{mockserver.WithSeed(*seed), mockserver.WithMatcher(matcher), mockserver.WithRetention(*retention)},
-			hooks:      hooks}, stdout, logger)
+			shadowOpts: []mockserver.Option{mockserver.WithSeed(*seed), mockserver.WithMatcher(matcher), mockserver.WithRetention(*retention),
+				mockserver.WithFinishedTasks(*finishedTasks)},
+			hooks: hooks}, stdout, logger)
 	}
 	srv, err := mockserver.NewUnstarted(opts...)
 	if err != nil {
