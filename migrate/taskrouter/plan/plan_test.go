@@ -366,7 +366,7 @@ func TestOfferTimeoutClampedBeforeOverflow(t *testing.T) {
 		ok      bool
 	}{
 		{math.NaN(), 0, false}, {math.Inf(1), day, true}, {math.Inf(-1), 0, false},
-		{-0.0, 0, false}, {math.SmallestNonzeroFloat64, time.Second, true}, {math.MaxFloat64, day, true},
+		{math.Copysign(0, -1), 0, false}, {math.SmallestNonzeroFloat64, time.Second, true}, {math.MaxFloat64, day, true},
 	} {
 		d, ok := offerTimeout(tt.seconds)
 		if d != tt.want || ok != tt.ok {
