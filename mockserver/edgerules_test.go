@@ -38,7 +38,9 @@ func TestBookingAMissingTaskIsNotFound(t *testing.T) {
 }
 
 // TestBreaksOfARemovedWorkerAreUnauthorized: once its worker is removed, a session's break
-// calls answer 401 unauthorized, as its other worker-plane calls do.
+// calls answer 401 unauthorized, as its other worker-plane calls do. Removing a worker
+// revokes its sessions; a break call whose token was checked just before the removal ran
+// meets the missing worker inside the operation, which answers the same 401.
 func TestBreaksOfARemovedWorkerAreUnauthorized(t *testing.T) {
 	t.Parallel()
 	for _, path := range []string{"/portal/breaks/start", "/portal/breaks/end"} {
@@ -51,6 +53,17 @@ func TestBreaksOfARemovedWorkerAreUnauthorized(t *testing.T) {
 			a := call(t, srv, token, "POST", path, map[string]any{})
 			assert.Equal(t, 401, a.Status, "%s", a.Body)
 			assert.Equal(t, CodeUnauthorized, a.errCode(t))
+
+			// The token passed, then the worker went: the operation itself refuses.
+			req := &request{method: "POST", path: BasePath + path, workerPlane: true, worker: "w1", token: token, body: []byte("{}")}
+			prep := prepEndBreak
+			if path == "/portal/breaks/start" {
+				prep = prepStartBreak
+			}
+			run, aerr := prep(req)
+			require.Nil(t, aerr)
+			resp := srv.exec(srv.sandbox(), req, run)
+			assert.Equal(t, 401, resp.status, "%s", resp.body)
 		})
 	}
 }
@@ -87,6 +100,9 @@ func TestRemovingOnePushRegistrationKeepsTheOthers(t *testing.T) {
 func TestProxyShadowCreatesTheDeploymentsTaskID(t *testing.T) {
 	rig := newProxyRig(t, RulesPlatform)
 	require.Equal(t, 200, rig.call(t, "POST", "/v1/workers", `{"id":"a1","tags":["x"],"available":true}`))
+	// A task created on the deployment directly moves its id sequence past the shadow's, so
+	// the shadow would choose another id for the next task if it were left to.
+	mustAPI(t, rig.upstream, 202, "POST", "/tasks", map[string]any{"tags": []string{"nobody"}})
 	req, err := http.NewRequest("POST", rig.url+"/v1/tasks", strings.NewReader(`{"tags":["x"]}`))
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+rig.upstream.APIKey())
