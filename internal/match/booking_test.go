@@ -2,6 +2,7 @@ package match
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -97,5 +98,23 @@ func TestBookingCandidates(t *testing.T) {
 	}
 	if diff := cmp.Diff([]bool{true, false}, eligible); diff != "" {
 		t.Errorf("eligible (-want +got):\n%s", diff)
+	}
+}
+
+// The limit caps the candidates: 1 answers the best one, 0 the default of 25.
+func TestBookingCandidatesLimit(t *testing.T) {
+	h := newHarness(t, Config{})
+	for i := range 30 {
+		h.worker(fmt.Sprintf("w%02d", i), "a")
+	}
+	h.task("t", "a")
+	for _, tc := range []struct{ limit, want int }{{1, 1}, {2, 2}, {0, defaultMaxCandidates}, {101, 30}} {
+		got, err := h.e.BookingCandidates("t", tc.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != tc.want {
+			t.Errorf("BookingCandidates(limit %d): %d candidates, want %d", tc.limit, len(got), tc.want)
+		}
 	}
 }

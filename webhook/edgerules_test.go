@@ -1,0 +1,47 @@
+package webhook
+
+import (
+	"errors"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestIntegerTimestampsAreExact reads timestamps too large for a float64 to
+// hold exactly: each must come back to the millisecond, so an integer is
+// never read through a float.
+func TestIntegerTimestampsAreExact(t *testing.T) {
+	for _, ms := range []int64{
+		1<<53 + 1,                // the first integer a float64 cannot hold
+		-(1<<53 + 1),             // and its negative
+		1<<62 + 1,                // past 62 bits
+		9223372036854775807,      // the largest int64
+		-9223372036854775807 - 1, // the smallest
+	} {
+		t.Run(strconv.FormatInt(ms, 10), func(t *testing.T) {
+			ev, err := ParseEvent([]byte(`{"event":"task.cancelled","taskId":"t1","createdAt":` + strconv.FormatInt(ms, 10) + `}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := time.UnixMilli(ms).UTC(); !ev.CreatedAt.Equal(want) {
+				t.Errorf("CreatedAt = %v, want %v", ev.CreatedAt, want)
+			}
+		})
+	}
+}
+
+// TestHeaderWithLeadingCommaIsEmptyElement: a signature header that starts
+// (or ends, or has two commas in a row) with an empty element says so, not
+// that the element is of an unknown kind.
+func TestHeaderWithLeadingCommaIsEmptyElement(t *testing.T) {
+	payload := []byte(`{"event":"task.cancelled","taskId":"t1"}`)
+	signed := Sign(payload, "whsec_test", time.Now())
+	for _, header := range []string{"," + signed, signed + ",", signed[:len("t=")+13] + ",," + signed[len("t=")+14:]} {
+		t.Run(header, func(t *testing.T) {
+			err := Verify(payload, header, "whsec_test")
+			if !errors.Is(err, errEmptyElement) {
+				t.Errorf("Verify(%q) = %v, want %v", header, err, errEmptyElement)
+			}
+		})
+	}
+}
