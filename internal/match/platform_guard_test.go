@@ -295,3 +295,19 @@ func TestPlatformZeroScoreOrSumNeverOffered(t *testing.T) {
 		})
 	}
 }
+
+// Rule: offers expire in deadline order. An offer whose deadline has passed expires though
+// a later offer, made after it, is not yet due (the deadline heap keeps the earliest on top).
+func TestPlatformEarlierDeadlineExpiresFirst(t *testing.T) {
+	h := newHarness(t, Config{Rules: RulesPlatform})
+	h.worker("w1", "a")
+	h.task("t1", "a") // offered at 0, due at 1m
+	h.advance(30 * time.Second)
+	h.worker("w2", "b")
+	h.task("t2", "b") // offered at 30s, due at 1m30s
+	h.events = nil
+	h.advance(30 * time.Second)
+	if diff := cmp.Diff([]string{"task.expired t1 w1", "task.matched t1 w1"}, h.kinds()); diff != "" {
+		t.Errorf("events at 1m (-want +got):\n%s", diff)
+	}
+}
