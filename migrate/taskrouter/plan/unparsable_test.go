@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -37,5 +38,30 @@ func TestUnparsableTargetExpressionIsReported(t *testing.T) {
 	}
 	if p.Rules[0].Tiers[1].Untranslated {
 		t.Error("the plain second tier is marked untranslated")
+	}
+}
+
+// TestUnparsableFilterMatchesNoTask: a filter whose expression does not parse matches no
+// task, first in its workflow or not: tasks go on to the next filter, and it is reported.
+func TestUnparsableFilterMatchesNoTask(t *testing.T) {
+	cfg, _ := json.Marshal(map[string]any{"task_routing": map[string]any{
+		"filters": []any{
+			map[string]any{"filter_friendly_name": "broken", "expression": "type ==", "targets": []any{map[string]any{"queue": "Q1"}}},
+			map[string]any{"filter_friendly_name": "calls", "expression": "type == 'call'", "targets": []any{map[string]any{"queue": "Q1"}}},
+		},
+		"default_filter": map[string]any{"queue": "Q1"},
+	}})
+	s, _ := json.Marshal(string(cfg))
+	ws := wsJSON(t, worker("W1", map[string]any{"skills": []any{"a"}}, ""),
+		queue("Q1", "A", "skills HAS 'a'"), `{"sid":"F1","configuration":`+string(s)+`}`)
+	p := Build(ws, Options{Now: planTime})
+	for _, tt := range []struct{ typ, want string }{{"call", "calls"}, {"other", "default_filter"}} {
+		r, ok := p.Route("F1", map[string]any{"type": tt.typ}, planTime)
+		if !ok || r.Filter != tt.want {
+			t.Errorf("a task of type %q took %+v (ok %v), want filter %q", tt.typ, r, ok, tt.want)
+		}
+	}
+	if diff := cmp.Diff([]Kind{KindUnparsable}, kinds(p)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 }
