@@ -2,6 +2,9 @@ package taskrouter
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -55,5 +58,22 @@ func TestJSONSyntaxErrorNamesItsByte(t *testing.T) {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// Rule: ReadWorkspace refuses a one-file export that is not JSON, naming the file, as it does
+// each file of a directory export.
+func TestReadWorkspaceRefusesABrokenFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "export.json")
+	if err := os.WriteFile(file, []byte(`{"workers": [}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := ReadWorkspace(file)
+	if err == nil {
+		t.Fatalf("ReadWorkspace accepted it: %+v", ws)
+	}
+	if !strings.Contains(err.Error(), "export.json") || !strings.Contains(err.Error(), "at byte 14") {
+		t.Errorf("error %q does not name the file and the place", err)
 	}
 }
