@@ -142,6 +142,10 @@ func TestParseErrors(t *testing.T) {
 		{`a ! 1`, SyntaxError{Pos: 2, Expected: "an operator (!= needs its =)", Found: `"!"`}},
 		{`AND == 1`, SyntaxError{Pos: 0, Expected: "a key or a constant", Found: `"AND"`}},
 		{`a == #`, SyntaxError{Pos: 5, Expected: "a key, a constant, an operator or a parenthesis", Found: `'#'`}},
+		// "->" (HAS) ending the expression is still the operator, missing its right side; a
+		// lone "-" ending it is an unexpected character (no read past the end).
+		{`skills ->`, SyntaxError{Pos: 9, Expected: "a key or a constant (string, number, true, false, [list])", Found: "end of expression"}},
+		{`a == -`, SyntaxError{Pos: 5, Expected: "a key, a constant, an operator or a parenthesis", Found: `'-'`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {

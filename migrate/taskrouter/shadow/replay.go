@@ -307,6 +307,12 @@ func (sc *scan) answered(ev taskrouter.Event) {
 	sc.outcomes = append(sc.outcomes, outcome{j, o})
 }
 
+// defaultShards is Options.Shards 0 for cpus CPUs and jobs reservations: one shard a CPU,
+// at most 8, and at least 2,000 reservations a shard (one shard for fewer).
+func defaultShards(cpus, jobs int) int {
+	return min(cpus, 8, max(1, jobs/2000))
+}
+
 // compare answers every job, in shards side by side.
 func compare(ctx context.Context, sc *scan, opts Options) error {
 	n := len(sc.jobs)
@@ -315,7 +321,7 @@ func compare(ctx context.Context, sc *scan, opts Options) error {
 	}
 	shards := min(opts.Shards, MaxShards)
 	if shards <= 0 {
-		shards = min(runtime.GOMAXPROCS(0), 8, max(1, n/2000))
+		shards = defaultShards(runtime.GOMAXPROCS(0), n)
 	}
 	shards = min(shards, n)
 	sc.shards = shards

@@ -1,0 +1,39 @@
+package shadow
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/taskrouting/taskrouting-go/migrate/taskrouter/plan"
+	"github.com/taskrouting/taskrouting-go/mockserver"
+)
+
+// TestVerifyReportsAMockServerThatWillNotStart: when the mock server cannot be made, Verify
+// returns the error instead of checking against nothing.
+func TestVerifyReportsAMockServerThatWillNotStart(t *testing.T) {
+	p := plan.Build(workspace(t), plan.Options{Now: t0})
+	mm, err := verify(t.Context(), p, mockserver.WithAPIKey("not-a-key"))
+	if err == nil || !strings.Contains(err.Error(), "mock server") {
+		t.Fatalf("verify with a server that cannot start: %v, %v; want a mock server error", mm, err)
+	}
+}
+
+// TestAskReportsARefusedQuestion: a suggest-workers question the mock server refuses is an
+// error of the comparison, never read as an answer with nobody eligible.
+func TestAskReportsARefusedQuestion(t *testing.T) {
+	p := plan.Build(workspace(t), plan.Options{Now: t0})
+	a, err := newAsker(t.Context(), t0, p, map[string]bool{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.close()
+	var tags []string // suggest-workers takes at most 32 tags (api/openapi.json)
+	for i := range 33 {
+		tags = append(tags, fmt.Sprint("t", i))
+	}
+	rk := &ranking{tags: tags}
+	if err := a.ask(t.Context(), rk, 0); err == nil || !strings.Contains(err.Error(), "suggest workers") {
+		t.Fatalf("ask with 33 tags: %v (ranking %+v); want a suggest workers error", err, rk)
+	}
+}

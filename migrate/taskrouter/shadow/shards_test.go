@@ -1,0 +1,25 @@
+package shadow
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestDefaultShards: Options.Shards 0 means one shard a CPU, at most 8, with at least 2,000
+// reservations a shard (as Options.Shards documents).
+func TestDefaultShards(t *testing.T) {
+	for _, tc := range []struct{ cpus, jobs, want int }{
+		{16, 100_000, 8}, // capped at 8 however many CPUs
+		{8, 100_000, 8},
+		{2, 100_000, 2}, // one a CPU
+		{16, 9_999, 4},  // 2,000 reservations a shard
+		{16, 1_999, 1},  // fewer than 2,000: one shard
+		{16, 1, 1},
+	} {
+		t.Run(fmt.Sprintf("%d CPUs %d reservations", tc.cpus, tc.jobs), func(t *testing.T) {
+			if got := defaultShards(tc.cpus, tc.jobs); got != tc.want {
+				t.Errorf("defaultShards(%d, %d) = %d, want %d", tc.cpus, tc.jobs, got, tc.want)
+			}
+		})
+	}
+}
