@@ -112,6 +112,18 @@ func TestClientSideLimits(t *testing.T) {
 			_, err := c.Workers.Patch(ctx, "agent_1", PatchWorkerParams{RoutingWeights: map[string]float64{"english": -1}})
 			return err
 		}, `PatchWorkerParams.RoutingWeights["english"]`},
+		{"routing weight 0", func(ctx context.Context, c *Client, _ *WorkerClient) error {
+			_, err := c.Workers.Patch(ctx, "agent_1", PatchWorkerParams{RoutingWeights: map[string]float64{"english": 0}})
+			return err
+		}, ""},
+		{"64 vetoed workers", func(ctx context.Context, c *Client, _ *WorkerClient) error {
+			_, err := c.Tasks.Create(ctx, CreateTaskParams{Tags: []string{"a"}, VetoedWorkers: strs(64, "w")})
+			return err
+		}, ""},
+		{"65 vetoed workers", func(ctx context.Context, c *Client, _ *WorkerClient) error {
+			_, err := c.Tasks.Create(ctx, CreateTaskParams{Tags: []string{"a"}, VetoedWorkers: strs(65, "w")})
+			return err
+		}, "CreateTaskParams.VetoedWorkers"},
 		{"65 worker tags", func(ctx context.Context, c *Client, _ *WorkerClient) error {
 			_, err := c.Workers.Upsert(ctx, UpsertWorkerParams{Tags: strs(65, "t")})
 			return err

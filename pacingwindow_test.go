@@ -102,3 +102,26 @@ func TestPacingHoldsADelayedBurst(t *testing.T) {
 		})
 	}
 }
+
+// Rule: the window rule holds at every limit, 1 included: with one create allowed a window,
+// a second may not leave while the first is in flight or was answered within the window.
+func TestPacingWindowAtALimitOfOne(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	p := newQuotaPacer(time.Minute, time.Minute)
+	p.limit = 1
+	if full, _ := p.windowFull(t0); full {
+		t.Fatal("an empty window is full")
+	}
+	p.inFlight++
+	if full, _ := p.windowFull(t0); !full {
+		t.Error("a create in flight leaves room for another at a limit of 1")
+	}
+	p.done(t0.Add(time.Second))
+	full, until := p.windowFull(t0.Add(30 * time.Second))
+	if !full || !until.Equal(t0.Add(61*time.Second)) {
+		t.Errorf("30 s after an answer: full %v until %v; want full until %v", full, until, t0.Add(61*time.Second))
+	}
+	if full, _ := p.windowFull(t0.Add(61 * time.Second)); full {
+		t.Error("a window after the answer is still full")
+	}
+}
