@@ -77,3 +77,12 @@ func TestReadWorkspaceRefusesABrokenFile(t *testing.T) {
 		t.Errorf("error %q does not name the file and the place", err)
 	}
 }
+
+// Rule: an event whose event_date_ms is not milliseconds is refused, naming the value.
+func TestEventDateMustBeMilliseconds(t *testing.T) {
+	in := `{"sid":"EV1","event_type":"task.created","event_date_ms":"soon","event_data":{"task_sid":"WT1"}}`
+	err := ReadEvents(strings.NewReader(in), func(Event) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "event_date_ms") || !strings.Contains(err.Error(), "not milliseconds") {
+		t.Errorf("ReadEvents = %v; want an error naming event_date_ms", err)
+	}
+}
