@@ -87,3 +87,26 @@ func TestFilterWithoutTargets(t *testing.T) {
 		t.Errorf("tiers, no escalation (-want +got):\n%s", diff)
 	}
 }
+
+// TestReportSaysWhenNothingIsUntranslated: the report's "not translated" part says "nothing"
+// when the plan has no findings, and only then.
+func TestReportSaysWhenNothingIsUntranslated(t *testing.T) {
+	for _, tc := range []struct {
+		name, expression string
+		nothing          bool
+	}{
+		{"every construct translated", "1==1", true},
+		{"an expression that does not parse", "((", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Build(reportWorkspace(t, "A", `{"filters":[{"filter_friendly_name":"all","expression":"`+tc.expression+`","targets":[{"queue":"Q1"}]}]}`), Options{Now: planTime})
+			if got := len(p.Findings) == 0; got != tc.nothing {
+				t.Fatalf("findings %v; the case wants none: %v", p.Findings, tc.nothing)
+			}
+			out := report(t, p)
+			if got := strings.Contains(out, "not translated:\n  nothing\n"); got != tc.nothing {
+				t.Errorf("report says nothing untranslated: %v, want %v:\n%s", got, tc.nothing, out)
+			}
+		})
+	}
+}
