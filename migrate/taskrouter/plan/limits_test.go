@@ -368,3 +368,15 @@ func TestWithSuffix(t *testing.T) {
 		}
 	}
 }
+
+// TestLadderSkipsTiersWithoutTags: a target that names a worker (no queue, so no tags) adds
+// no escalation tier; the ladder steps from the queue before it to the queue after it.
+func TestLadderSkipsTiersWithoutTags(t *testing.T) {
+	queues := []string{queue("Q0", "Q0", "level >= 0"), queue("Q1", "Q1", "level >= 1")}
+	targets := []string{`{"queue":"Q0","timeout":30}`, `{"known_worker_sid":"task.owner","timeout":30}`, `{"queue":"Q1","timeout":30}`}
+	ws := wsJSON(t, worker("W1", map[string]any{"level": 9}, ""), strings.Join(queues, ","), workflow("F1", "["+strings.Join(targets, ",")+"]"))
+	e := Build(ws, Options{Now: planTime}).Rules[0].Escalation
+	if diff := cmp.Diff([][]string{{"queue:q0"}, {"queue:q1"}}, e.Tiers); diff != "" {
+		t.Errorf("tiers (-want +got):\n%s", diff)
+	}
+}
