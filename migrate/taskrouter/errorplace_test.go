@@ -86,3 +86,19 @@ func TestEventDateMustBeMilliseconds(t *testing.T) {
 		t.Errorf("ReadEvents = %v; want an error naming event_date_ms", err)
 	}
 }
+
+// Rule: a syntax error in an events file names the line of the offending character, also
+// when that character ends its line.
+func TestEventsSyntaxErrorNamesItsLine(t *testing.T) {
+	in := `{"sid":"EV1","event_type":"workflow.entered","event_date_ms":1,"event_data":{}}` + "\n" +
+		`{"sid":"EV2",}` + "\n" +
+		`{"sid":"EV3","event_type":"workflow.entered","event_date_ms":1,"event_data":{}}` + "\n"
+	err := ReadEvents(strings.NewReader(in), func(Event) error { return nil })
+	var fe *FormatError
+	if !errors.As(err, &fe) {
+		t.Fatalf("ReadEvents = %v; want a *FormatError", err)
+	}
+	if fe.Line != 2 {
+		t.Errorf("line %d, want 2 (%v)", fe.Line, err)
+	}
+}
