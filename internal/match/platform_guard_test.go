@@ -237,20 +237,7 @@ func TestPlatformThresholdExactKey(t *testing.T) {
 		},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			e := New(Config{})
-			tc.worker.Available = ptr(true)
-			if _, err := e.UpsertWorker(t0, tc.worker); err != nil {
-				t.Fatal(err)
-			}
-			got, err := e.SuggestWorkers(tc.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff([]Candidate{tc.want}, got); diff != "" {
-				t.Errorf("candidates (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkSuggestion(t, tc.worker, tc.in, tc.want) })
 	}
 }
 

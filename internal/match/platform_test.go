@@ -319,20 +319,7 @@ func TestPlatformExplanations(t *testing.T) {
 		},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			e := New(Config{})
-			tc.worker.Available = ptr(true)
-			if _, err := e.UpsertWorker(t0, tc.worker); err != nil {
-				t.Fatal(err)
-			}
-			got, err := e.SuggestWorkers(tc.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff([]Candidate{tc.want}, got); diff != "" {
-				t.Errorf("candidates (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkSuggestion(t, tc.worker, tc.in, tc.want) })
 	}
 }
 
@@ -410,5 +397,23 @@ func TestPlatformIncrementalAgreesWithFullPass(t *testing.T) {
 		if diff := cmp.Diff(full.events.String(), inc.events.String()); diff != "" {
 			t.Errorf("mode %s window %d seed %d: events differ (-full pass +incremental):\n%s", cfg.Mode, cfg.CandidateWindow, seed, diff)
 		}
+	}
+}
+
+// checkSuggestion registers one available worker on a fresh engine and checks that
+// SuggestWorkers answers in with exactly want for it.
+func checkSuggestion(t *testing.T, w WorkerInput, in SuggestInput, want Candidate) {
+	t.Helper()
+	e := New(Config{})
+	w.Available = ptr(true)
+	if _, err := e.UpsertWorker(t0, w); err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.SuggestWorkers(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Candidate{want}, got); diff != "" {
+		t.Errorf("candidates (-want +got):\n%s", diff)
 	}
 }
