@@ -15,7 +15,10 @@ import (
 type Option func(*config)
 
 type config struct {
-	clock          Clock
+	clock Clock
+	// noTimerLoop leaves a non-manual clock's deadlines to the requests alone; tests use it
+	// to hold a sweep due without a background goroutine racing them to it.
+	noTimerLoop    bool
 	webhookURLs    []string
 	apiKey         string
 	extraKeys      []string

@@ -185,9 +185,10 @@ func TestRemovalEveryTagReleases(t *testing.T) {
 	require.Equal(t, "queued", taskStatus(t, srv, "t1"))
 }
 
-// jumpClock is a clock the server treats as the wall clock (it is no ManualClock, so
-// nothing visits its deadlines but the real-time timer, which sleeps in real time): moving
-// it leaves a sweep due and not yet run, as the wall clock does between two requests.
+// jumpClock is a clock the server treats as the wall clock (it is no ManualClock). With the
+// background timer off (withoutTimerLoop), moving it leaves a sweep due and not yet run, as
+// the wall clock does between two requests; with the timer on, the timer could wake after
+// the jump and run the sweep before the reads, which made this test flaky.
 type jumpClock struct {
 	mu  sync.Mutex
 	now time.Time
@@ -210,7 +211,7 @@ func (c *jumpClock) jump(d time.Duration) {
 // first, then its own pass.
 func TestRealClockSweepOnCommand(t *testing.T) {
 	clk := &jumpClock{now: t0}
-	srv := Start(t, WithClock(clk))
+	srv := Start(t, WithClock(clk), withoutTimerLoop())
 	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w1", "tags": []string{"a"}, "maxBacklogSize": 1, "available": true})
 	mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "t1", "tags": []string{"a"}})
 	require.Equal(t, []string{"task.matched t1>w1"}, pairs(srv, 0))
@@ -223,3 +224,6 @@ func TestRealClockSweepOnCommand(t *testing.T) {
 	mustAPI(t, srv, 200, "POST", "/workers", map[string]any{"id": "w2", "tags": []string{"b"}, "available": true})
 	require.Equal(t, []string{"task.matched t1>w1", "task.expired t1>w1", "task.matched t1>w1"}, pairs(srv, 0))
 }
+
+// withoutTimerLoop starts a server with a non-manual clock and no background timer.
+func withoutTimerLoop() Option { return func(c *config) { c.noTimerLoop = true } }

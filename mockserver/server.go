@@ -198,6 +198,8 @@ func newServer(opts []Option) (*Server, error) {
 		s.manual = mc
 		mc.register(s)
 		close(s.loopDone)
+	} else if cfg.noTimerLoop {
+		close(s.loopDone)
 	} else {
 		go s.timerLoop()
 	}

@@ -250,7 +250,7 @@ func (c *settableClock) add(d time.Duration) {
 // the moment, so the restored server has the same offers with the same deadlines.
 func TestStateKeepsWhatAReadFired(t *testing.T) {
 	clk := &settableClock{now: t0}
-	a := Start(t, WithClock(clk))
+	a := Start(t, WithClock(clk), withoutTimerLoop()) // the read, not the timer, sees the expiry
 	mustAPI(t, a, 200, "POST", "/workers", map[string]any{"id": "ana", "tags": []string{"en"}, "available": true, "maxBacklogSize": 1})
 	mustAPI(t, a, 202, "POST", "/tasks", map[string]any{"id": "t1", "tags": []string{"en"}})
 	clk.add(61 * time.Second)
@@ -260,7 +260,7 @@ func TestStateKeepsWhatAReadFired(t *testing.T) {
 	saved, err := a.Snapshot(context.Background())
 	require.NoError(t, err)
 
-	b := Start(t, WithClock(&settableClock{now: t0}))
+	b := Start(t, WithClock(&settableClock{now: t0}), withoutTimerLoop())
 	require.NoError(t, b.Restore(context.Background(), saved))
 	again, err := b.Snapshot(context.Background())
 	require.NoError(t, err)
