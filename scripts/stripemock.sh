@@ -7,6 +7,19 @@
 #   scripts/stripemock.sh                 # mock server (this tree) vs bare handler vs stripe-mock
 #   scripts/stripemock.sh --base REF      # also the mock server built from git REF (e.g. main)
 #   scripts/stripemock.sh --n 4000 --rounds 5 --conns 8
+#   scripts/stripemock.sh --pin           # each server on CPU 0, the load generator on CPU 1
+#
+# Why --pin: unpinned, on a 2-core machine the load generator's 8 clients take about as much
+# CPU per create as the server they load (creating, sending and reading an HTTP request is
+# not cheaper than answering it), so a server's creates per second is what the scheduler
+# leaves it, not what it can do: even the bare net/http handler, which does nothing but
+# decode and answer, reached only about 3x stripe-mock's throughput, and a server cannot be
+# shown to beat that ceiling. With --pin every server runs under `taskset -c 0` and the load
+# generator under `taskset -c 1`: each server's creates per second is its capacity on one
+# core (its CPU per create, inverted), while the load generator keeps a core of its own.
+# Without taskset (util-linux) or with fewer than 2 CPUs, --pin is skipped with the reason
+# and the run is unpinned. Other processes still share both cores; the server CPU column,
+# counted per process, does not include theirs.
 #
 # stripe-mock is installed with `go install` at the pinned version below into a temporary
 # GOBIN. When that fails (no network, no module proxy) the script says why and measures the
@@ -19,13 +32,15 @@ base=""
 n=4000
 rounds=5
 conns=8
+pin=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--base) base=${2:?--base needs a git ref}; shift ;;
 	--n) n=${2:?}; shift ;;
 	--rounds) rounds=${2:?}; shift ;;
 	--conns) conns=${2:?}; shift ;;
-	-h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+	--pin) pin=1 ;;
+	-h | --help) sed -n '2,26p' "$0"; exit 0 ;;
 	*) echo "stripemock.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -57,5 +72,19 @@ else
 	echo "stripemock.sh: stripe-mock skipped: go install github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION failed:" >&2
 	sed 's/^/  /' "$work/install.log" >&2
 fi
+runner=()
+if [ "$pin" = 1 ]; then
+	if ! command -v taskset >/dev/null; then
+		echo "stripemock.sh: --pin skipped: taskset (util-linux) is not installed; the run is unpinned" >&2
+	elif ! taskset -c 0 true 2>/dev/null || ! taskset -c 1 true 2>/dev/null; then
+		echo "stripemock.sh: --pin skipped: this process may not run on both CPU 0 and CPU 1 ($(nproc) CPUs allowed); the run is unpinned" >&2
+	else
+		runner=(taskset -c 1)
+		args+=(-server-cpu 0)
+	fi
+fi
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at start" >&2
-"$work/createload" "${args[@]}"
+"${runner[@]}" "$work/createload" "${args[@]}"
+status=$?
+echo "machine: load average $(cut -d' ' -f1-3 /proc/loadavg) at end" >&2
+exit $status

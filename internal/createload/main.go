@@ -4,7 +4,12 @@
 // between the servers, so a change in machine load weighs on all alike. For each server it
 // reports the median throughput over the rounds and the server's own CPU per request (user
 // plus system time of its process, from /proc/PID/stat, so other processes on a shared
-// machine do not count), and their ratios to the mock server.
+// machine do not count), and their ratios to the mock server; beside them, its own CPU per
+// request, which bounds what a server can be shown to do when both share the CPUs.
+//
+// With -server-cpu every server runs under `taskset -c CPU`; run this command itself on
+// another CPU (taskset -c 1 createload ... -server-cpu 0) and each server's throughput is its
+// capacity on one core instead of what is left of two cores after the load generator.
 //
 //	go build -o /tmp/mockserver ./mockserver/cmd/mockserver
 //	go run ./internal/createload -mock /tmp/mockserver [-base /tmp/mockserver-old] [-stripe /path/to/stripe-mock]
@@ -60,8 +65,9 @@ type target struct {
 	ctype  string
 	status int // the status a create answers
 
-	rates []float64 // requests per second, per round
-	cpus  []float64 // server CPU µs per request, per round
+	rates   []float64 // requests per second, per round
+	cpus    []float64 // server CPU µs per request, per round
+	clients []float64 // the load generator's own CPU µs per request, per round
 }
 
 func run(args []string, stdout io.Writer) error {
@@ -74,6 +80,7 @@ func run(args []string, stdout io.Writer) error {
 	n := fs.Int("n", 4000, "requests per server per round")
 	conns := fs.Int("conns", 8, "concurrent clients, each with its own keep-alive connection")
 	rounds := fs.Int("rounds", 5, "rounds; each round loads every server once, in turn")
+	serverCPU := fs.String("server-cpu", "", "run every server with `taskset -c CPU` (a CPU list), e.g. 0 while this command runs on 1")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -81,6 +88,14 @@ func run(args []string, stdout io.Writer) error {
 		return errors.New("-mock is required")
 	}
 	ctx := context.Background()
+	// command builds a server's command, pinned with taskset when -server-cpu is set. taskset
+	// execs the server in its own process, so the PID whose CPU is read is the server's.
+	command := func(bin string, args ...string) *exec.Cmd {
+		if *serverCPU == "" {
+			return exec.Command(bin, args...)
+		}
+		return exec.Command("taskset", append([]string{"-c", *serverCPU, bin}, args...)...)
+	}
 	var targets []*target
 	defer func() {
 		for _, t := range targets {
@@ -96,7 +111,7 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bare := &target{name: "bare net/http", cmd: exec.Command(self, "-serve-bare", "127.0.0.1:"+port),
+	bare := &target{name: "bare net/http", cmd: command(self, "-serve-bare", "127.0.0.1:"+port),
 		url: "http://127.0.0.1:" + port + "/v1/tasks", key: "sk_test_bare", body: createBody, ctype: "application/json", status: 202}
 	if err := startAndWait(ctx, bare); err != nil {
 		return fmt.Errorf("bare handler: %w", err)
@@ -106,7 +121,7 @@ func run(args []string, stdout io.Writer) error {
 		if m.bin == "" {
 			continue
 		}
-		t, err := startMock(m.name, m.bin, strings.Fields(m.args))
+		t, err := startMock(m.name, command(m.bin, append([]string{"-addr", "127.0.0.1:0"}, strings.Fields(m.args)...)...))
 		if err != nil {
 			return fmt.Errorf("%s: %w", m.name, err)
 		}
@@ -117,7 +132,7 @@ func run(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		t := &target{name: "stripe-mock", cmd: exec.Command(*stripe, "-http-addr", "127.0.0.1:"+port),
+		t := &target{name: "stripe-mock", cmd: command(*stripe, "-http-addr", "127.0.0.1:"+port),
 			url: "http://127.0.0.1:" + port + "/v1/customers", key: "sk_test_123", body: stripeBody,
 			ctype: "application/x-www-form-urlencoded", status: 200}
 		if err := startAndWait(ctx, t); err != nil {
@@ -138,29 +153,41 @@ func run(args []string, stdout io.Writer) error {
 			slices.Reverse(order)
 		}
 		for _, t := range order {
+			self0, err := processCPU(os.Getpid())
+			if err != nil {
+				return err
+			}
 			wall, cpu, err := load(t, *n, *conns)
 			if err != nil {
 				return fmt.Errorf("%s: %w", t.name, err)
 			}
+			self1, err := processCPU(os.Getpid())
+			if err != nil {
+				return err
+			}
+			t.clients = append(t.clients, float64((self1-self0).Microseconds())/float64(*n))
 			t.rates = append(t.rates, float64(*n)/wall.Seconds())
 			t.cpus = append(t.cpus, float64(cpu.Microseconds())/float64(*n))
 		}
 	}
 
-	fmt.Fprintf(stdout, "createload: %d rounds of %d creates per server, %d clients; medians (best in brackets)\n\n", *rounds, *n, *conns)
-	fmt.Fprintln(stdout, "| server | creates/s | server CPU µs/create | throughput vs mock | CPU vs mock |")
-	fmt.Fprintln(stdout, "| --- | --- | --- | --- | --- |")
+	pinned := "unpinned: servers and load generator share every CPU"
+	if *serverCPU != "" {
+		pinned = "servers pinned to CPU " + *serverCPU
+	}
+	fmt.Fprintf(stdout, "createload: %d rounds of %d creates per server, %d clients, %s; medians (best in brackets)\n\n", *rounds, *n, *conns, pinned)
+	fmt.Fprintln(stdout, "| server | creates/s | server CPU µs/create | load generator CPU µs/create | throughput vs mock | CPU vs mock |")
+	fmt.Fprintln(stdout, "| --- | --- | --- | --- | --- | --- |")
 	ref := targets[1] // the mock server
 	for _, t := range targets {
-		fmt.Fprintf(stdout, "| %s | %.0f (%.0f) | %.1f (%.1f) | %.2f× | %.2f× |\n", t.name,
-			median(t.rates), slices.Max(t.rates), median(t.cpus), slices.Min(t.cpus),
+		fmt.Fprintf(stdout, "| %s | %.0f (%.0f) | %.1f (%.1f) | %.1f | %.2f× | %.2f× |\n", t.name,
+			median(t.rates), slices.Max(t.rates), median(t.cpus), slices.Min(t.cpus), median(t.clients),
 			median(t.rates)/median(ref.rates), median(t.cpus)/median(ref.cpus))
 	}
 	return nil
 }
 
-func startMock(name, bin string, args []string) (*target, error) {
-	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
+func startMock(name string, cmd *exec.Cmd) (*target, error) {
 	cmd.Stderr = io.Discard
 	out, err := cmd.StdoutPipe()
 	if err != nil {
