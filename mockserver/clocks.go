@@ -17,6 +17,9 @@ import (
 // decodeClocks reads the members of sla, schedule and escalation the matcher enforces
 // (the schema has checked their types, ranges and enums). Nil when the task has none.
 func decodeClocks(sla, schedule, escalation json.RawMessage) (*match.Clocks, *apiError) {
+	if sla == nil && schedule == nil && escalation == nil {
+		return nil, nil // none sent: no Clocks to fill (and none moved to the heap)
+	}
 	var c match.Clocks
 	if sla != nil && !isNull(sla) {
 		var b struct {

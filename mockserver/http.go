@@ -330,7 +330,7 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 		// Only successes are stored: a refused request changed nothing, so running it again
 		// is safe, and a rejected request must leave no trace (not even a used key).
 		if req.idemKey != "" && resp.status < 300 {
-			e := &idemEntry{print: fingerprint(req.method, req.path, req.body), status: resp.status, body: resp.body, at: now}
+			e := &idemEntry{print: printOf(req.method, req.path, req.body), status: resp.status, body: resp.body, at: now}
 			ws.idem.store(req.idemKey, e)
 			ws.noteIdempotent(req.idemKey, e, req, v)
 		}
@@ -363,7 +363,7 @@ func (s *Server) replay(ws *workspace, req *request, now time.Time) (response, b
 	if e == nil {
 		return response{}, false
 	}
-	if e.print != fingerprint(req.method, req.path, req.body) {
+	if !e.print.matches(req.method, req.path, req.body) {
 		return errResponse(conflictf(CodeIdempotencyConflict, "this Idempotency-Key was used with another request")), true
 	}
 	h := http.Header{}

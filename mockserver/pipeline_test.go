@@ -60,3 +60,61 @@ func TestTaskRefJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestIdemPrint holds a stored Idempotency-Key's request to its method, path and exact
+// bytes, whether the print keeps the body (short) or its SHA-256 (long, or an operation
+// with secret members, whose body the print must not keep).
+func TestIdemPrint(t *testing.T) {
+	short := []byte(`{"tags":["a"]}`)
+	long := bytes.Repeat([]byte{'x'}, idemBodyKept+1)
+	secret := []byte(`{"pin":"1234"}`)
+	for _, tc := range []struct {
+		name         string
+		method, path string
+		body         []byte
+		hashed       bool
+	}{
+		{"short", "POST", "/v1/tasks", short, false},
+		{"at the bound", "POST", "/v1/tasks", long[:idemBodyKept], false},
+		{"empty", "POST", "/v1/tasks/t1/cancel", nil, false},
+		{"long", "POST", "/v1/tasks", long, true},
+		{"secret", "POST", "/v1/workers/w1/identity", secret, true},
+	} {
+		p := printOf(tc.method, tc.path, tc.body)
+		assert.Equal(t, tc.hashed, p.hashed, "%s: hashed", tc.name)
+		if tc.hashed {
+			assert.Nil(t, p.body, "%s: a hashed print keeps no body", tc.name)
+		}
+		assert.True(t, p.matches(tc.method, tc.path, bytes.Clone(tc.body)), "%s: the same request", tc.name)
+		assert.False(t, p.matches("PUT", tc.path, tc.body), "%s: another method", tc.name)
+		assert.False(t, p.matches(tc.method, tc.path+"/x", tc.body), "%s: another path", tc.name)
+		other := append(bytes.Clone(tc.body), ' ')
+		assert.False(t, p.matches(tc.method, tc.path, other), "%s: one byte more", tc.name)
+		if len(tc.body) > 0 {
+			changed := bytes.Clone(tc.body)
+			changed[len(changed)-1] ^= 1
+			assert.False(t, p.matches(tc.method, tc.path, changed), "%s: one byte changed", tc.name)
+		}
+	}
+}
+
+// TestCompact holds compact's road for text without whitespace to json.Compact's result:
+// the same bytes, with whitespace inside strings kept and every kind outside elided.
+func TestCompact(t *testing.T) {
+	for _, text := range []string{
+		`{"orderId":"o_123"}`, `{"a":"b c","d":["e\"f ",1]}`, `{"a":"\\"}`, `{"a":"\\\" "}`,
+		`{ "a":1}`, "{\"a\":\t1}", "{\"a\":\n1}", "{\"a\":\r1}", `[1, 2]`, `"x y"`, `{"a":1`, `{"a" :1`, ``,
+	} {
+		var want bytes.Buffer
+		if json.Compact(&want, []byte(text)) != nil {
+			want.Reset()
+			want.WriteString(text)
+		}
+		in := []byte(text)
+		got := compact(in)
+		assert.Equal(t, want.String(), string(got), "compact(%q)", text)
+		if len(got) > 0 && len(in) > 0 {
+			assert.NotSame(t, &in[0], &got[0], "compact(%q) shares the caller's bytes", text)
+		}
+	}
+}

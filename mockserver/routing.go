@@ -19,6 +19,12 @@ type taskRoutingRaw struct {
 	RequiredSkills, Latitude, Longitude, MaxDistanceKm, RequireGeo, AllowedCidrs, TeamID, PreferTeamID json.RawMessage
 }
 
+// none reports whether no routing member was sent at all.
+func (m *taskRoutingRaw) none() bool {
+	return m.RequiredSkills == nil && m.Latitude == nil && m.Longitude == nil && m.MaxDistanceKm == nil &&
+		m.RequireGeo == nil && m.AllowedCidrs == nil && m.TeamID == nil && m.PreferTeamID == nil
+}
+
 // present decodes one member into v; false when it is absent or null.
 func present(raw json.RawMessage, v any) (bool, *apiError) {
 	if raw == nil || isNull(raw) {
@@ -34,6 +40,9 @@ func present(raw json.RawMessage, v any) (bool, *apiError) {
 // types and limits. It returns nil when none is sent. Skill and team references are
 // resolved later, against the workspace.
 func decodeTaskRouting(m taskRoutingRaw) (*match.TaskRouting, *apiError) {
+	if m.none() {
+		return nil, nil // none sent: the usual create, without the decoders' allocations below
+	}
 	r := &match.TaskRouting{}
 	var skills []struct {
 		SkillID  string  `json:"skillId"`

@@ -99,7 +99,8 @@ func (b *createTaskBody) fromTree(r *request) bool {
 			if dst == nil {
 				return false
 			}
-			*dst = append(json.RawMessage(nil), raw...)
+			// The body's own bytes, never changed once read; capped so an append copies.
+			*dst = raw[:len(raw):len(raw)]
 			ok = true
 		}
 		return ok
@@ -278,7 +279,7 @@ func plainJSONString(s string) bool {
 func (ws *workspace) freshTaskID() string {
 	for {
 		id := ws.newID("task_")
-		if _, err := ws.engine.Task(id); err != nil {
+		if _, taken := ws.engine.TaskExtra(id); !taken { // a lookup without Task's copy or error
 			return id
 		}
 	}

@@ -62,11 +62,39 @@ func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null
 
 // compact is how stored opaque members are kept and echoed: as sent, without whitespace.
 func compact(v json.RawMessage) json.RawMessage {
+	if !spaced(v) {
+		// Nothing to elide: json.Compact would give the same bytes (it escapes nothing),
+		// and an invalid text is kept as sent either way.
+		return append(json.RawMessage(nil), v...)
+	}
 	var b bytes.Buffer
 	if json.Compact(&b, v) != nil {
 		return append(json.RawMessage(nil), v...)
 	}
 	return b.Bytes()
+}
+
+// spaced reports whether v holds a JSON whitespace character outside its strings.
+func spaced(v []byte) bool {
+	inString, escaped := false, false
+	for _, c := range v {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			switch c {
+			case '\\':
+				escaped = true
+			case '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			return true
+		}
+	}
+	return false
 }
 
 func containsString(items []string, s string) bool { return slices.Contains(items, s) }

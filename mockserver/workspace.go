@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/json"
@@ -364,10 +365,41 @@ func dedupe(tags []string) []string {
 	return out
 }
 
-// fingerprint identifies a request for idempotency: the same key must come with the same
-// operation and the same bytes.
+// idemBodyKept is the longest body an idempotency entry keeps itself; a longer one is kept as
+// its SHA-256.
+const idemBodyKept = 512
+
+// idemPrint identifies a request for idempotency: the same key must come with the same
+// operation and the same bytes. A body of up to idemBodyKept bytes (nearly every command) is
+// kept and compared byte for byte: the request's own buffer, never changed once read and
+// shared with the state log, so nothing is hashed or copied per command. A longer body, and
+// any body of an operation with secret members (a PIN, a signing secret), is kept only as
+// its SHA-256 (fingerprint): a stored answer holds neither a large body nor a credential.
+type idemPrint struct {
+	method, path string
+	body         []byte   // the body, unless hashed
+	sum          [32]byte // fingerprint of method, path and body, when hashed
+	hashed       bool
+}
+
+func printOf(method, path string, body []byte) idemPrint {
+	if len(body) <= idemBodyKept && secretMembersOf(path) == nil {
+		return idemPrint{method: method, path: path, body: body[:len(body):len(body)]}
+	}
+	return idemPrint{method: method, path: path, sum: fingerprint(method, path, body), hashed: true}
+}
+
+// matches reports whether a request is the one the print was taken of.
+func (p *idemPrint) matches(method, path string, body []byte) bool {
+	if p.hashed {
+		return p.sum == fingerprint(method, path, body)
+	}
+	return p.method == method && p.path == path && bytes.Equal(p.body, body)
+}
+
+// fingerprint is the SHA-256 of method, path and body joined by NUL bytes.
 func fingerprint(method, path string, body []byte) [32]byte {
-	// The usual request fits a buffer on the stack: one sha256.Sum256 over the same bytes,
+	// A short request fits a buffer on the stack: one sha256.Sum256 over the same bytes,
 	// without the hasher sha256.New puts on the heap.
 	if n := len(method) + len(path) + len(body) + 2; n <= 512 {
 		var buf [512]byte
@@ -391,7 +423,7 @@ func fingerprint(method, path string, body []byte) [32]byte {
 
 // idemEntry is a stored answer, replayed for the same key and fingerprint.
 type idemEntry struct {
-	print  [32]byte
+	print  idemPrint
 	status int
 	body   json.RawMessage
 	at     time.Time

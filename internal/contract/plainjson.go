@@ -9,6 +9,9 @@ import "encoding/json"
 // encoding/json, which also words the errors.
 func parsePlain(b []byte) (any, bool) {
 	p := plainParser{b: b}
+	if len(b) <= plainSharedMax {
+		p.src = string(b)
+	}
 	v, ok := p.value(0)
 	if !ok {
 		return nil, false
@@ -18,8 +21,23 @@ func parsePlain(b []byte) (any, bool) {
 }
 
 type plainParser struct {
-	b []byte
-	i int
+	b   []byte
+	src string // b as one string, when short: names, strings and numbers are cut from it
+	i   int
+}
+
+// plainSharedMax is the longest body whose strings share one copy of the text. A short body
+// (every usual command) then costs one string allocation instead of one per name and value;
+// a long one copies each string, so a value kept for long (a task's title) never holds a
+// large body in memory.
+const plainSharedMax = 1024
+
+// text is b[start:end] as a string.
+func (p *plainParser) text(start, end int) string {
+	if p.src != "" {
+		return p.src[start:end]
+	}
+	return string(p.b[start:end])
 }
 
 const plainMaxDepth = 64
@@ -138,7 +156,7 @@ func (p *plainParser) str() (string, bool) {
 		switch c := p.b[j]; {
 		case c == '"':
 			p.i = j + 1
-			return string(p.b[start:j]), true
+			return p.text(start, j), true
 		case c == '\\' || c < 0x20 || c >= 0x7f:
 			return "", false
 		}
@@ -181,5 +199,5 @@ func (p *plainParser) number() (any, bool) {
 		}
 	}
 	p.i = i
-	return json.Number(b[start:i]), true
+	return json.Number(p.text(start, i)), true
 }

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -47,6 +48,9 @@ func TestParsePlain(t *testing.T) {
 		{"{\"a\":\"x\ny\"}", false},
 		{`{a:1}`, false},
 		{`{"a":"open}`, false},
+		// Past plainSharedMax each string is copied on its own; at it they share the text.
+		{`{"k":"` + strings.Repeat("v", plainSharedMax-15) + `","n":-1.5}`, true},
+		{`{"k":"` + strings.Repeat("v", plainSharedMax) + `","n":-1.5,"a":["x",2]}`, true},
 	} {
 		got, fast := parsePlain([]byte(tc.text))
 		if fast != tc.fast {
