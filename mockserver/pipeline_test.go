@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -116,5 +117,21 @@ func TestCompact(t *testing.T) {
 		if len(got) > 0 && len(in) > 0 {
 			assert.NotSame(t, &in[0], &got[0], "compact(%q) shares the caller's bytes", text)
 		}
+	}
+}
+
+// TestSplitPath holds the route lookup's split to strings.Split's, on short and long paths.
+func TestSplitPath(t *testing.T) {
+	for _, rel := range []string{"", "tasks", "tasks/", "/tasks", "tasks/t1/comments/c1", "a//b", strings.Repeat("x/", 12) + "y"} {
+		var buf [8]string
+		assert.Equal(t, strings.Split(rel, "/"), splitPath(buf[:0], rel), "splitPath(%q)", rel)
+	}
+}
+
+// TestHeaderValue holds headerValue to Header.Get for the canonical keys it is given.
+func TestHeaderValue(t *testing.T) {
+	h := http.Header{"Content-Type": {"application/json", "text/plain"}, "Authorization": {}, "idempotency-key": {"raw"}}
+	for _, key := range []string{"Content-Type", "Authorization", "Idempotency-Key", "X-Absent"} {
+		assert.Equal(t, h.Get(key), headerValue(h, key), key)
 	}
 }

@@ -251,7 +251,8 @@ func findRoute(table *routeTable, method string, u *url.URL) (route, []string, *
 		// it goes to the log and to the owning test (Start), not into the answer.
 		return route{}, nil, notFoundf("no route for %s", path)
 	}
-	segs := strings.Split(rel, "/")
+	var buf [8]string // a path of up to 8 segments (every route's) is split without an allocation
+	segs := splitPath(buf[:0], rel)
 	for i, seg := range segs {
 		if !strings.Contains(seg, "%") {
 			continue
@@ -321,6 +322,18 @@ func matchPattern(pat []string, segs []string) (params []string, literals int, o
 		}
 	}
 	return params, literals, true
+}
+
+// splitPath is strings.Split(rel, "/") appended to segs.
+func splitPath(segs []string, rel string) []string {
+	for {
+		i := strings.IndexByte(rel, '/')
+		if i < 0 {
+			return append(segs, rel)
+		}
+		segs = append(segs, rel[:i])
+		rel = rel[i+1:]
+	}
 }
 
 // paramName names a path parameter in messages as api/openapi.json names it ("id",

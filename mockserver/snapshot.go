@@ -159,7 +159,7 @@ func (ws *workspace) stateWorkspace() (stateWorkspace, error) {
 		ID: ws.id, Seed: strconv.FormatUint(ws.cmds.seed, 10), Generation: ws.cmds.gen,
 		Sequence: v.Sequence, Workers: v.Workers, Tasks: v.Tasks, Teams: v.Teams,
 		Skills: v.Skills, Learned: v.Learned,
-		Commands: append([]stateCommand{}, ws.cmds.entries...),
+		Commands: ws.cmds.all(),
 	}, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"time"
 )
 
@@ -17,10 +16,15 @@ const DefaultStateLog = 200_000
 // it and the id generator are rebuilt by the code that built them the first time, so nothing
 // of the server's inner structures is written down twice.
 type commandLog struct {
-	seed    uint64 // what the workspace's ids and tags are made from, with gen and index
-	gen     uint64
-	limit   int
-	entries []stateCommand
+	seed  uint64 // what the workspace's ids and tags are made from, with gen and index
+	gen   uint64
+	limit int
+	// chunks hold the entries in order, every array but the last full. A full array is
+	// kept as it is and the next starts empty, so a long log is never copied into a larger
+	// array (nor leaves the old one to the collector); the arrays double from 64 entries up
+	// to logChunkMax, so a short log stays small.
+	chunks [][]stateCommand
+	n      int // entries in all chunks
 	// refused names what the log cannot carry once it happened (a worker-plane request, an
 	// upload, more commands than limit); a snapshot of the workspace is then refused with it.
 	refused string
@@ -77,27 +81,55 @@ func (l *commandLog) begin(ws *workspace, req *request, now time.Time) int {
 		c.Body = b
 	}
 	l.push(c)
-	return len(l.entries) - 1
+	return l.n - 1
 }
 
-// push appends c, doubling the log's array when it is full: append's own growth slows to
-// 1.25x for large slices, which copies a long log (and gives the collector its garbage)
-// about four times as often.
+// logChunkMax is the most entries one array of the log holds (512 KiB of them).
+const logChunkMax = 4096
+
+// push appends c.
 func (l *commandLog) push(c stateCommand) {
-	if len(l.entries) == cap(l.entries) {
-		n := max(2*cap(l.entries), 64)
-		if l.limit > 0 {
-			n = min(n, l.limit)
+	k := len(l.chunks) - 1
+	if k < 0 || len(l.chunks[k]) == cap(l.chunks[k]) {
+		n := 64
+		if k >= 0 {
+			n = min(2*cap(l.chunks[k]), logChunkMax)
 		}
-		l.entries = slices.Grow(l.entries, n-len(l.entries))
+		if l.limit > 0 {
+			n = max(min(n, l.limit-l.n), 1)
+		}
+		l.chunks = append(l.chunks, make([]stateCommand, 0, n))
+		k++
 	}
-	l.entries = append(l.entries, c)
+	l.chunks[k] = append(l.chunks[k], c)
+	l.n++
+}
+
+// at is the i-th entry; i < l.n. The entries asked for are the newest, so the search starts
+// from the last array.
+func (l *commandLog) at(i int) *stateCommand {
+	start := l.n
+	for k := len(l.chunks) - 1; ; k-- {
+		start -= len(l.chunks[k])
+		if i >= start {
+			return &l.chunks[k][i-start]
+		}
+	}
+}
+
+// all is a copy of every entry, in order.
+func (l *commandLog) all() []stateCommand {
+	out := make([]stateCommand, 0, l.n)
+	for _, c := range l.chunks {
+		out = append(out, c...)
+	}
+	return out
 }
 
 // end records the status the command of begin was answered with.
 func (l *commandLog) end(i, status int) {
-	if i != noEntry && i < len(l.entries) {
-		l.entries[i].Status = status
+	if i != noEntry && i < l.n {
+		l.at(i).Status = status
 	}
 }
 
@@ -107,14 +139,16 @@ func (l *commandLog) tick(ws *workspace, now time.Time) {
 	if l.refused != "" || !ws.dueBy(now) || !l.room() {
 		return
 	}
-	if n := len(l.entries); n > 0 && l.entries[n-1].Tick && l.entries[n-1].At.Equal(now) {
-		return
+	if l.n > 0 {
+		if last := l.at(l.n - 1); last.Tick && last.At.Equal(now) {
+			return
+		}
 	}
 	l.push(stateCommand{At: now, Tick: true})
 }
 
 func (l *commandLog) room() bool {
-	if l.limit > 0 && len(l.entries) >= l.limit {
+	if l.limit > 0 && l.n >= l.limit {
 		l.refuse("more commands than the state log keeps (WithStateLog)")
 		return false
 	}
@@ -125,7 +159,7 @@ func (l *commandLog) room() bool {
 func (l *commandLog) refuse(why string) {
 	if l.refused == "" {
 		l.refused = why
-		l.entries = nil
+		l.chunks, l.n = nil, 0
 	}
 }
 
