@@ -89,6 +89,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	proxyURL := fs.String("proxy", "", "forward /v1 to this deployment base URL (https://host/v1) and check it against api/openapi.json, instead of mocking")
 	proxyShadow := fs.Bool("proxy-shadow", false, "with -proxy: play each command into a mock of the proxy's own (-rules, -mode, ...) and compare decisions")
 	proxySecret := fs.String("proxy-signing-secret", "", "with -proxy: the deployment's webhook signing secret, to verify what it sends to /_mock/proxy/webhook")
+	gcPercent := fs.Int("gc-percent", defaultGCPercent, "the Go collector's target (GOGC): the heap may grow this many percent over the live data before a collection; a GOGC environment variable is used instead when this flag is not given")
 	logLevel := fs.String("log-level", "info", "log level on standard error: debug, info, warn or error")
 	logFormat := fs.String("log-format", "text", "log format on standard error: text or json")
 	stateFile := fs.String("state", "", "load a saved state (GET /_mock/state) from this file at start; a manual clock is set to its clock")
@@ -103,6 +104,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		_, err := fmt.Fprintln(stdout, versionString())
 		return err
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	setGCPercent(*gcPercent, set["gc-percent"])
 	logBuf := newBufferedLog(stderr, logFlushEvery)
 	defer logBuf.Close() // deferred first, so it runs after srv.Close and its last lines
 	logger, err := newLogger(logBuf, *logLevel, *logFormat)
@@ -154,8 +158,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	if *proxyURL != "" {
-		set := map[string]bool{}
-		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		if bad := proxyFlagsUsed(set); bad != "" {
 			return fmt.Errorf("%s: not used with -proxy", bad)
 		}
