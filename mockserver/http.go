@@ -258,7 +258,8 @@ func readBody(r *http.Request) ([]byte, *apiError) {
 		}
 	}
 	// Read one byte past the limit so a body without Content-Length is caught too.
-	b, err := readAll(io.LimitReader(r.Body, MaxBodyBytes+1), r.ContentLength)
+	lr := io.LimitedReader{R: r.Body, N: MaxBodyBytes + 1}
+	b, err := readAll(&lr, r.ContentLength)
 	if err != nil {
 		return nil, invalidBodyf("body could not be read")
 	}

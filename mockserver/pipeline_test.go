@@ -135,3 +135,12 @@ func TestHeaderValue(t *testing.T) {
 		assert.Equal(t, h.Get(key), headerValue(h, key), key)
 	}
 }
+
+// TestRequestIDs holds the request ids to "req_" and the count, up to the largest.
+func TestRequestIDs(t *testing.T) {
+	var r requestIDs
+	assert.Equal(t, "req_1", r.next())
+	assert.Equal(t, "req_2", r.next())
+	r.n.Store(^uint64(0) - 1)
+	assert.Equal(t, "req_18446744073709551615", r.next())
+}

@@ -15,7 +15,10 @@ const RequestIDHeader = "X-Request-Id"
 // answers the same from one run to the next.
 type requestIDs struct{ n atomic.Uint64 }
 
-func (r *requestIDs) next() string { return "req_" + strconv.FormatUint(r.n.Add(1), 10) }
+func (r *requestIDs) next() string {
+	var buf [24]byte // "req_" and 20 digits: the id is made with one allocation, its own
+	return string(strconv.AppendUint(append(buf[:0], "req_"...), r.n.Add(1), 10))
+}
 
 // stampRequestID puts a fresh id on the answer about to be written and returns it.
 func (s *Server) stampRequestID(w http.ResponseWriter) string {

@@ -59,11 +59,11 @@ func (b *createTaskBody) fromTree(r *request) bool {
 		return false
 	}
 	members := 0
-	read := eachMember(r.body, func(name string, raw []byte) bool {
+	read := eachMember(r.body, func(name, raw []byte) bool {
 		members++
-		v := tree[name]
+		v := tree[string(name)]
 		var ok bool
-		switch name {
+		switch string(name) {
 		case "id":
 			b.ID, ok = v.(string)
 		case "title":
@@ -95,7 +95,7 @@ func (b *createTaskBody) fromTree(r *request) bool {
 			}
 			ok = true
 		default:
-			dst := b.rawMember(name)
+			dst := b.rawMember(string(name))
 			if dst == nil {
 				return false
 			}

@@ -100,11 +100,11 @@ func spaced(v []byte) bool {
 func containsString(items []string, s string) bool { return slices.Contains(items, s) }
 
 // eachMember calls fn with every top-level member of a JSON object the schema has accepted:
-// its name and its value's text exactly as sent (no surrounding whitespace), the bytes
-// json.RawMessage would hold. It reports false, having stopped, when the text is not a plain
+// its name (the body's own bytes, so no string is made per member) and its value's text
+// exactly as sent (no surrounding whitespace), the bytes json.RawMessage would hold. It reports false, having stopped, when the text is not a plain
 // object or a name holds an escape (the caller then decodes with encoding/json), or when fn
 // returns false.
-func eachMember(body []byte, fn func(name string, raw []byte) bool) bool {
+func eachMember(body []byte, fn func(name, raw []byte) bool) bool {
 	i := skipSpace(body, 0)
 	if i >= len(body) || body[i] != '{' {
 		return false
@@ -127,7 +127,7 @@ func eachMember(body []byte, fn func(name string, raw []byte) bool) bool {
 		if end >= len(body) {
 			return false
 		}
-		name := string(body[i+1 : end])
+		name := body[i+1 : end]
 		i = skipSpace(body, end+1)
 		if i >= len(body) || body[i] != ':' {
 			return false

@@ -102,7 +102,7 @@ func (p *plainParser) value(depth int) (any, bool) {
 		}
 	case c == '[':
 		p.i++
-		a := []any{}
+		a := make([]any, 0, 4) // one allocation for the usual short array, not one per growth
 		p.space()
 		if p.i < len(p.b) && p.b[p.i] == ']' {
 			p.i++
