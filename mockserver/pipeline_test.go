@@ -103,7 +103,7 @@ func TestIdemPrint(t *testing.T) {
 // the same bytes, with whitespace inside strings kept and every kind outside elided.
 func TestCompact(t *testing.T) {
 	for _, text := range []string{
-		`{"orderId":"o_123"}`, `{"a":"b c","d":["e\"f ",1]}`, `{"a":"\\"}`, `{"a":"\\\" "}`,
+		`{"orderId":"o_123"}`, `{"a":"b c","d":["e\"f ",1]}`, `{"a":"\\"}`, `{"a":"\\\" "}`, `{"a":"x\\" ,"b":1}`, `{"a":"\"" }`,
 		`{ "a":1}`, "{\"a\":\t1}", "{\"a\":\n1}", "{\"a\":\r1}", `[1, 2]`, `"x y"`, `{"a":1`, `{"a" :1`, ``,
 	} {
 		var want bytes.Buffer

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -67,6 +68,30 @@ func TestParsePlain(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("parsePlain(%q) differs from encoding/json (-want +got):\n%s", tc.text, diff)
+		}
+	}
+}
+
+// TestParsePlainSharesOnlyShortText holds the one-pass parser to cutting names and strings
+// from one copy of the text only up to plainSharedMax bytes: past it each string is its own,
+// so a value kept for long never holds a large body in memory.
+func TestParsePlainSharesOnlyShortText(t *testing.T) {
+	for _, size := range []int{plainSharedMax, plainSharedMax + 1} {
+		head := `{"k":"`
+		text := head + strings.Repeat("v", size-len(head)-2) + `"}`
+		if len(text) != size {
+			t.Fatalf("text of %d bytes, want %d", len(text), size)
+		}
+		v, ok := parsePlain([]byte(text))
+		if !ok {
+			t.Fatalf("parsePlain refused %d bytes", size)
+		}
+		for k, s := range v.(map[string]any) {
+			// In one copy the value starts len(`k":"`) bytes after the name.
+			shared := uintptr(unsafe.Pointer(unsafe.StringData(s.(string))))-uintptr(unsafe.Pointer(unsafe.StringData(k))) == uintptr(len(`k":"`))
+			if want := size <= plainSharedMax; shared != want {
+				t.Errorf("%d bytes: the value shares the name's copy = %v, want %v", size, shared, want)
+			}
 		}
 	}
 }
