@@ -45,3 +45,42 @@ func TestHeaderWithLeadingCommaIsEmptyElement(t *testing.T) {
 		})
 	}
 }
+
+// TestTimestampRangeInEveryNotation: an integer timestamp written with a
+// zero fraction or an exponent is read over the same range as one written
+// as an integer, the whole of int64, to the millisecond; one past the range
+// is ErrInvalidPayload in every notation.
+func TestTimestampRangeInEveryNotation(t *testing.T) {
+	tests := []struct {
+		raw    string
+		ms     int64
+		reject bool
+	}{
+		{raw: "-9223372036854775808", ms: -1 << 63},
+		{raw: "-9223372036854775808.0", ms: -1 << 63},
+		{raw: "-9.223372036854775808e18", ms: -1 << 63},
+		{raw: "9.223372036854774784e18", ms: 1<<63 - 1024}, // the largest float64 below 2^63
+		{raw: "1763700000123.000", ms: 1763700000123},
+		{raw: "-9223372036854775809", reject: true},
+		{raw: "-9.223372036854777856e18", reject: true}, // the float64 next below -2^63
+		{raw: "9223372036854775808", reject: true},
+		{raw: "9.223372036854775808e18", reject: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.raw, func(t *testing.T) {
+			ev, err := ParseEvent([]byte(`{"event":"task.cancelled","taskId":"t1","createdAt":` + tc.raw + `}`))
+			if tc.reject {
+				if !errors.Is(err, ErrInvalidPayload) {
+					t.Errorf("ParseEvent(createdAt %s) = %v, want ErrInvalidPayload", tc.raw, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ParseEvent(createdAt %s): %v", tc.raw, err)
+			}
+			if want := time.UnixMilli(tc.ms).UTC(); !ev.CreatedAt.Equal(want) {
+				t.Errorf("CreatedAt = %v, want %v", ev.CreatedAt, want)
+			}
+		})
+	}
+}
