@@ -41,7 +41,7 @@ func (p InviteParams) validate() error {
 		checkCount("InviteParams.TeamIDs", len(p.TeamIDs), 0, 32),
 	}
 	if p.WorkerID != "" {
-		errs = append(errs, checkID("InviteParams.WorkerID", p.WorkerID))
+		errs = append(errs, checkID("InviteParams.WorkerID", p.WorkerID), checkLen("InviteParams.WorkerID", p.WorkerID, 1, 128))
 	}
 	for i, tag := range p.Tags {
 		errs = append(errs, checkLen(fmt.Sprintf("InviteParams.Tags[%d]", i), tag, 1, 64))

@@ -1,0 +1,314 @@
+package taskrouting
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskrouting/taskrouting-go/api"
+)
+
+// sweepCase is a request body type the limit sweep walks: op names its
+// operation in api/openapi.json, base is a value both the client and the
+// file accept, and check is the client's verdict on a value (its validate
+// method when nil).
+type sweepCase struct {
+	op    string
+	base  any
+	check func(ctx context.Context, c *Client, w *WorkerClient, p any) error
+}
+
+// sweepCases are the request bodies whose top-level fields the sweep varies.
+func sweepCases() []sweepCase {
+	pin := NewSecret("4921")
+	return []sweepCase{
+		{op: "tasks.create", base: CreateTaskParams{Tags: []string{"t"}, References: []TaskReferenceParams{{URL: "https://crm.example/r"}},
+			RequiredSkills: []RequiredSkill{{SkillID: "s", MinLevel: 1}}}},
+		{op: "tasks.update", base: UpdateTaskParams{Title: Some("t")}},
+		{op: "tasks.suggestWorkers", base: SuggestWorkersParams{Tags: []string{"t"}}},
+		{op: "tasks.context.set", base: SetTaskContextParams{References: []TaskReferenceParams{{URL: "https://crm.example/r"}}}},
+		{op: "tasks.comments.add", base: AddCommentParams{Body: "b"}},
+		{op: "tasks.attachments.create", base: CreateAttachmentParams{Filename: "f.pdf", ContentType: "application/pdf", SizeBytes: 1}},
+		{op: "workers.upsert", base: UpsertWorkerParams{ID: "agent_1", Skills: []SkillAssignment{{SkillID: "s", Level: 1}}}},
+		{op: "workers.patch", base: PatchWorkerParams{Tags: []string{"t"}}},
+		{op: "skills.create", base: CreateSkillParams{Key: "k", Name: "n"}},
+		{op: "teams.create", base: CreateTeamParams{Key: "k", Name: "n"}},
+		{op: "teams.patch", base: PatchTeamParams{Name: "n"}},
+		{op: "joinLinks.create", base: CreateJoinLinkParams{Label: "l", Skills: []SkillAssignment{{SkillID: "s", Level: 1}}}},
+		{op: "identities.invite", base: InviteParams{Email: "ada@example.com", Skills: []SkillAssignment{{SkillID: "s", Level: 1}}}},
+		{op: "identities.create", base: SetIdentityParams{Label: "l", PIN: pin}},
+		{op: "identities.update", base: UpdateIdentityParams{Label: "l"}},
+		{op: "notifications.channels.create", base: CreateNotificationChannelParams{Type: "webhook", Target: "https://h.example/x", Events: []string{"task.created"}}},
+		{op: "workers.link", base: LinkWorkerParams{VendorUserID: "u"}},
+		{op: "notifications.sequences.create", base: CreateNotificationSequenceParams{Name: "n",
+			Steps: []NotificationStep{{Trigger: "matched", EventType: "task.reminder", Offset: time.Minute}}}},
+		{op: "workflows.save", base: SaveWorkflowParams{Name: "n", Steps: []WorkflowStep{{ID: "s1", Name: "one", EndWorkflow: true}}}},
+		{op: "worker.startBreak", base: StartBreakParams{}},
+		{op: "worker.login", base: WorkerLoginParams{WorkspaceID: "ws", WorkerID: "agent_1", PIN: pin},
+			check: func(ctx context.Context, _ *Client, w *WorkerClient, p any) error {
+				return sessionErr(w.Login(ctx, p.(WorkerLoginParams)))
+			}},
+		{op: "worker.join", base: JoinParams{Token: NewSecret("tok"), Name: "n", PIN: pin},
+			check: func(ctx context.Context, _ *Client, w *WorkerClient, p any) error {
+				_, err := w.Join(ctx, p.(JoinParams))
+				return err
+			}},
+		{op: "worker.acceptInvite", base: AcceptInviteParams{Token: NewSecret("tok"), PIN: pin},
+			check: func(ctx context.Context, _ *Client, w *WorkerClient, p any) error {
+				_, err := w.AcceptInvite(ctx, p.(AcceptInviteParams))
+				return err
+			}},
+		{op: "worker.changePin", base: ChangePINParams{CurrentPIN: pin, NewPIN: NewSecret("5032")},
+			check: func(ctx context.Context, _ *Client, w *WorkerClient, p any) error {
+				return w.ChangePIN(ctx, p.(ChangePINParams))
+			}},
+	}
+}
+
+// TestLimitSweepMatchesContract varies every top-level string, secret,
+// list and number field of each request body around every limit its
+// operation's schema in api/openapi.json states (one below, at, one
+// above), and holds the client's verdict to the file's: the client
+// refuses with a *ParamError exactly the values the file refuses. A field
+// the client checks too loosely or too strictly, at any limit of the file,
+// is a difference listed here. The table of TestClientLimitsMatchContract
+// holds the nested fields.
+func TestLimitSweepMatchesContract(t *testing.T) {
+	ct, err := wireContract()
+	require.NoError(t, err)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(api.OpenAPI(), &doc))
+
+	// No request leaves the client: an answer that decodes to nothing is
+	// enough for a call the client lets through.
+	hc := &http.Client{Transport: sweepTransport(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(`{}`)), Request: r}, nil
+	})}
+	c := newTestClient(t, "http://127.0.0.1:1/v1", WithHTTPClient(hc), WithMaxRetries(0))
+	w := newTestWorkerClient(t, "http://127.0.0.1:1/v1", WithHTTPClient(hc), WithMaxRetries(0))
+	signIn(w)
+	ctx := context.Background()
+
+	var diffs []string
+	checked := 0
+	for _, tc := range sweepCases() {
+		limits := schemaLimits(t, doc, tc.op)
+		verdicts := func(p any) (client, file bool) {
+			var err error
+			if tc.check != nil {
+				err = tc.check(ctx, c, w, p)
+			} else {
+				err = p.(validator).validate()
+			}
+			if err != nil && !errors.Is(err, ErrInvalidParams) {
+				err = nil // an answer the stub could not satisfy: the client sent it
+			}
+			var sent any = p
+			if wf, ok := p.(wireForm); ok {
+				sent = wf.wireBody()
+			}
+			body, mErr := json.Marshal(sent)
+			require.NoError(t, mErr)
+			return err == nil, ct.ValidateRequest(tc.op, nil, body) == nil
+		}
+		client, file := verdicts(tc.base)
+		require.True(t, client && file, "%s: base value refused (client ok %v, file ok %v)", tc.op, client, file)
+
+		base := reflect.ValueOf(tc.base)
+		typ := base.Type()
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			for _, v := range fieldVariants(base.Field(i), limits) {
+				p := reflect.New(typ).Elem()
+				p.Set(base)
+				p.Field(i).Set(v.value)
+				client, file := verdicts(p.Interface())
+				checked++
+				if client != file {
+					diffs = append(diffs, fmt.Sprintf("%s %s.%s %s: client accepts %v, file accepts %v",
+						tc.op, typ.Name(), f.Name, v.what, client, file))
+				}
+			}
+		}
+	}
+	t.Logf("%d values checked", checked)
+	if checked < 500 {
+		t.Errorf("only %d values checked: the sweep lost its fields", checked)
+	}
+	if diff := cmp.Diff(sweepKnownDifferences, diffs); diff != "" {
+		t.Errorf("client and api/openapi.json differ (-known +found):\n%s", diff)
+	}
+}
+
+// sweepKnownDifferences are the values where the client's verdict and the
+// file's differ on purpose: each is an empty value the file does not
+// forbid but that can only be a caller's mistake, which the client refuses
+// as such (a *ParamError without Limit, kept by WithoutLimitChecks).
+var sweepKnownDifferences = []string{
+	// An empty team id names no team.
+	"identities.invite InviteParams.TeamIDs with an element of 0 characters: client accepts false, file accepts true",
+	// A workflow without steps has nothing to run.
+	"workflows.save SaveWorkflowParams.Steps of 0 elements: client accepts false, file accepts true",
+	// An empty workspace id names no workspace to sign in to.
+	"worker.login WorkerLoginParams.WorkspaceID of 0 characters: client accepts false, file accepts true",
+}
+
+// variant is one value of a field and how it reads in a difference.
+type variant struct {
+	what  string
+	value reflect.Value
+}
+
+// fieldVariants are the values of a field of type typ around the limits:
+// strings and secrets of each length, lists of each size (and with a first
+// element of each length), numbers at each value, one less and one more.
+func fieldVariants(field reflect.Value, limits []float64) []variant {
+	typ := field.Type()
+	var points []float64
+	for _, l := range limits {
+		points = append(points, l-1, l, l+1)
+	}
+	slices.Sort(points)
+	points = slices.Compact(points)
+	var out []variant
+	lengths := func(yield func(n int)) {
+		for _, p := range points {
+			if p >= 0 && p == float64(int(p)) && p <= 20000 {
+				yield(int(p))
+			}
+		}
+	}
+	switch {
+	case typ == reflect.TypeFor[Secret]():
+		lengths(func(n int) {
+			out = append(out, variant{fmt.Sprintf("of %d characters", n), reflect.ValueOf(NewSecret(strings.Repeat("7", n)))})
+		})
+	case typ.Kind() == reflect.String:
+		lengths(func(n int) {
+			out = append(out, variant{fmt.Sprintf("of %d characters", n), reflect.ValueOf(strings.Repeat("a", n)).Convert(typ)})
+		})
+	case typ.Kind() == reflect.Slice && typ.Elem().Kind() == reflect.String:
+		lengths(func(n int) {
+			if n <= 1000 {
+				out = append(out, variant{fmt.Sprintf("of %d elements", n), reflect.ValueOf(strs(n, "t")).Convert(typ)})
+			}
+			out = append(out, variant{fmt.Sprintf("with an element of %d characters", n), reflect.ValueOf([]string{strings.Repeat("a", n)}).Convert(typ)})
+		})
+	case typ.Kind() == reflect.Slice && typ.Elem().Kind() == reflect.Struct && field.Len() > 0:
+		// A list of objects: the base's first element, repeated.
+		lengths(func(n int) {
+			if n <= 1000 {
+				list := reflect.MakeSlice(typ, n, n)
+				for j := range n {
+					list.Index(j).Set(field.Index(0))
+				}
+				out = append(out, variant{fmt.Sprintf("of %d elements", n), list})
+			}
+		})
+	case typ == reflect.TypeFor[map[string]float64]():
+		lengths(func(n int) {
+			if n <= 1000 {
+				out = append(out, variant{fmt.Sprintf("of %d entries", n), reflect.ValueOf(weights(n))})
+			}
+		})
+	case isNumber(typ):
+		for _, p := range points {
+			if v, ok := numberValue(typ, p); ok {
+				out = append(out, variant{fmt.Sprintf("= %v", p), v})
+			}
+		}
+	case typ.Kind() == reflect.Pointer && isNumber(typ.Elem()):
+		for _, p := range points {
+			if v, ok := numberValue(typ.Elem(), p); ok {
+				ptr := reflect.New(typ.Elem())
+				ptr.Elem().Set(v)
+				out = append(out, variant{fmt.Sprintf("= %v", p), ptr})
+			}
+		}
+	}
+	return out
+}
+
+func isNumber(typ reflect.Type) bool {
+	switch typ.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		return typ != reflect.TypeFor[time.Duration]()
+	}
+	return false
+}
+
+func numberValue(typ reflect.Type, p float64) (reflect.Value, bool) {
+	if typ.Kind() != reflect.Float64 && p != float64(int64(p)) {
+		return reflect.Value{}, false
+	}
+	return reflect.ValueOf(p).Convert(typ), true
+}
+
+// schemaLimits collects every length, size and bound an operation's
+// request body schema states, following references.
+func schemaLimits(t *testing.T, doc map[string]any, op string) []float64 {
+	t.Helper()
+	var schema any
+	for _, item := range doc["paths"].(map[string]any) {
+		for _, o := range item.(map[string]any) {
+			if m, ok := o.(map[string]any); ok && m["operationId"] == op {
+				schema = m["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["schema"]
+			}
+		}
+	}
+	require.NotNil(t, schema, "%s has no JSON request body in api/openapi.json", op)
+	seen := map[string]bool{}
+	var out []float64
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if ref, ok := v["$ref"].(string); ok && !seen[ref] {
+				seen[ref] = true
+				var target any = doc
+				for _, tok := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
+					target = target.(map[string]any)[tok]
+				}
+				walk(target)
+			}
+			for k, x := range v {
+				switch k {
+				case "minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minProperties", "maxProperties":
+					if n, ok := x.(float64); ok {
+						out = append(out, n)
+					}
+				case "example", "examples", "default", "enum", "const":
+				default:
+					walk(x)
+				}
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(schema)
+	out = append(out, 0, 1)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+type sweepTransport func(*http.Request) (*http.Response, error)
+
+func (f sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
