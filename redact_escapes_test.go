@@ -137,7 +137,9 @@ var echoSpellings = []struct {
 // and every piece of it from its start at least minEcho characters long, is replaced whole,
 // leaving no escape residue; a secret shorter than that only whole.
 func TestRedactSecretsSpellings(t *testing.T) {
-	for _, secret := range []string{escKey, escPIN, escNewPIN, escShortPIN, escPushAuth, "a\\b\"c/d\te\nf", "ab\xffcd\xfeef", "\x01\a\b\f\r\v<&>", `tail<&\`} {
+	for _, secret := range []string{escKey, escPIN, escNewPIN, escShortPIN, escPushAuth, "a\\b\"c/d\te\nf", "ab\xffcd\xfeef", "\x01\a\b\f\r\v<&>", `tail<&\`,
+		"k<udc00>ude01", // an escaped "<" followed by letters that read like a low surrogate's escape
+	} {
 		for _, sp := range echoSpellings {
 			t.Run(fmt.Sprintf("%q/%s", secret, sp.name), func(t *testing.T) {
 				echo := sp.spell(secret)
