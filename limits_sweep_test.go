@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskrouting/taskrouting-go/api"
@@ -150,8 +149,22 @@ func TestLimitSweepMatchesContract(t *testing.T) {
 	if checked < 500 {
 		t.Errorf("only %d values checked: the sweep lost its fields", checked)
 	}
-	if diff := cmp.Diff(sweepKnownDifferences, diffs); diff != "" {
-		t.Errorf("client and api/openapi.json differ (-known +found):\n%s", diff)
+	compareDifferences(t, sweepKnownDifferences, diffs)
+}
+
+// compareDifferences reports each difference found that is not known, and
+// each known one no longer found.
+func compareDifferences(t *testing.T, known, found []string) {
+	t.Helper()
+	for _, d := range found {
+		if !slices.Contains(known, d) {
+			t.Errorf("client and api/openapi.json differ: %s", d)
+		}
+	}
+	for _, d := range known {
+		if !slices.Contains(found, d) {
+			t.Errorf("a known difference is gone (remove it from the list): %s", d)
+		}
 	}
 }
 
@@ -203,11 +216,18 @@ func fieldVariants(field reflect.Value, limits []float64) []variant {
 			out = append(out, variant{fmt.Sprintf("of %d characters", n), reflect.ValueOf(strings.Repeat("a", n)).Convert(typ)})
 		})
 	case typ.Kind() == reflect.Slice && typ.Elem().Kind() == reflect.String:
+		list := func(ss []string) reflect.Value {
+			l := reflect.MakeSlice(typ, len(ss), len(ss))
+			for j, s := range ss {
+				l.Index(j).Set(reflect.ValueOf(s).Convert(typ.Elem()))
+			}
+			return l
+		}
 		lengths(func(n int) {
 			if n <= 1000 {
-				out = append(out, variant{fmt.Sprintf("of %d elements", n), reflect.ValueOf(strs(n, "t")).Convert(typ)})
+				out = append(out, variant{fmt.Sprintf("of %d elements", n), list(strs(n, "t"))})
 			}
-			out = append(out, variant{fmt.Sprintf("with an element of %d characters", n), reflect.ValueOf([]string{strings.Repeat("a", n)}).Convert(typ)})
+			out = append(out, variant{fmt.Sprintf("with an element of %d characters", n), list([]string{strings.Repeat("a", n)})})
 		})
 	case typ.Kind() == reflect.Slice && typ.Elem().Kind() == reflect.Struct && field.Len() > 0:
 		// A list of objects: the base's first element, repeated.
@@ -272,6 +292,12 @@ func schemaLimits(t *testing.T, doc map[string]any, op string) []float64 {
 		}
 	}
 	require.NotNil(t, schema, "%s has no JSON request body in api/openapi.json", op)
+	return limitsOf(doc, schema)
+}
+
+// limitsOf collects the lengths, sizes and bounds stated anywhere in
+// schema, following references, with 0 and 1 besides.
+func limitsOf(doc map[string]any, schema any) []float64 {
 	seen := map[string]bool{}
 	var out []float64
 	var walk func(v any)
@@ -280,11 +306,7 @@ func schemaLimits(t *testing.T, doc map[string]any, op string) []float64 {
 		case map[string]any:
 			if ref, ok := v["$ref"].(string); ok && !seen[ref] {
 				seen[ref] = true
-				var target any = doc
-				for _, tok := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
-					target = target.(map[string]any)[tok]
-				}
-				walk(target)
+				walk(resolveRef(doc, ref))
 			}
 			for k, x := range v {
 				switch k {
@@ -309,6 +331,203 @@ func schemaLimits(t *testing.T, doc map[string]any, op string) []float64 {
 	return slices.Compact(out)
 }
 
+// resolveRef finds a local reference ("#/components/...") in doc.
+func resolveRef(doc map[string]any, ref string) any {
+	var target any = doc
+	for _, tok := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
+		target = target.(map[string]any)[tok]
+	}
+	return target
+}
+
 type sweepTransport func(*http.Request) (*http.Response, error)
 
 func (f sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// querySweepCase is a read whose query parameters the query sweep varies:
+// call sends p (a value of base's type) with opts.
+type querySweepCase struct {
+	op   string
+	base any
+	call func(ctx context.Context, c *Client, w *WorkerClient, p any, opts ...RequestOption) error
+}
+
+func querySweepCases() []querySweepCase {
+	from := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
+	return []querySweepCase{
+		{"tasks.list", ListTasksParams{}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Tasks.ListPage(ctx, p.(ListTasksParams), opts...)
+			return err
+		}},
+		{"tasks.history", HistoryParams{}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Tasks.HistoryPage(ctx, p.(HistoryParams), opts...)
+			return err
+		}},
+		{"tasks.bookings", BookingsParams{From: from, To: from.Add(time.Hour)}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Tasks.Bookings(ctx, p.(BookingsParams), opts...)
+			return err
+		}},
+		{"tasks.comments.list", ListCommentsParams{}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Tasks.Comments.ListPage(ctx, "task_1", p.(ListCommentsParams), opts...)
+			return err
+		}},
+		{"worker.comments", ListCommentsParams{}, func(ctx context.Context, _ *Client, w *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := w.CommentsPage(ctx, "task_1", p.(ListCommentsParams), opts...)
+			return err
+		}},
+		{"decisions.list", ListDecisionsParams{}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Decisions.List(ctx, p.(ListDecisionsParams), opts...)
+			return err
+		}},
+		{"history.workers", WorkerStatsParams{}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Stats.Workers(ctx, p.(WorkerStatsParams), opts...)
+			return err
+		}},
+		{"learning.previewWeights", PreviewWeightsParams{}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Learning.PreviewWeights(ctx, p.(PreviewWeightsParams), opts...)
+			return err
+		}},
+		{"skills.list", ListSkillsParams{}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Skills.List(ctx, p.(ListSkillsParams), opts...)
+			return err
+		}},
+		{"skills.suggest", SuggestSkillsParams{}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Skills.Suggest(ctx, p.(SuggestSkillsParams), opts...)
+			return err
+		}},
+		{"skills.expiring", ExpiringSkillsParams{}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Skills.Expiring(ctx, p.(ExpiringSkillsParams), opts...)
+			return err
+		}},
+		{"queueAudit", QueueAuditParams{}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Stats.QueueAudit(ctx, p.(QueueAuditParams), opts...)
+			return err
+		}},
+		{"team.time", TeamTimeParams{}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Teams.Time(ctx, p.(TeamTimeParams), opts...)
+			return err
+		}},
+		{"workers.metrics", WorkerMetricsParams{}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Workers.Metrics(ctx, "agent_1", p.(WorkerMetricsParams), opts...)
+			return err
+		}},
+		{"breaks.metrics", BreakMetricsParams{}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Workers.BreakMetrics(ctx, p.(BreakMetricsParams), opts...)
+			return err
+		}},
+		{"runs.list", ListRunsParams{}, func(ctx context.Context, c *Client, _ *WorkerClient, p any, opts ...RequestOption) error {
+			_, err := c.Runs.ListPage(ctx, p.(ListRunsParams), opts...)
+			return err
+		}},
+	}
+}
+
+// TestQueryLimitSweepMatchesContract does for the query parameters of the
+// reads what TestLimitSweepMatchesContract does for request bodies: every
+// top-level string, list and number field of the params, one below, at
+// and one above each limit the operation's query parameters state in
+// api/openapi.json. The file's verdict is on the query the client sends
+// with WithoutLimitChecks; a value the client still refuses as a caller's
+// mistake sends nothing and is left out.
+func TestQueryLimitSweepMatchesContract(t *testing.T) {
+	ct, err := wireContract()
+	require.NoError(t, err)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(api.OpenAPI(), &doc))
+
+	var sent *http.Request
+	hc := &http.Client{Transport: sweepTransport(func(r *http.Request) (*http.Response, error) {
+		sent = r
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(`{}`)), Request: r}, nil
+	})}
+	c := newTestClient(t, "http://127.0.0.1:1/v1", WithHTTPClient(hc), WithMaxRetries(0))
+	w := newTestWorkerClient(t, "http://127.0.0.1:1/v1", WithHTTPClient(hc), WithMaxRetries(0))
+	signIn(w)
+	ctx := context.Background()
+
+	var diffs []string
+	checked := 0
+	for _, tc := range querySweepCases() {
+		limits := queryLimits(t, doc, tc.op)
+		verdicts := func(p any) (client, file, known bool) {
+			err := tc.call(ctx, c, w, p)
+			client = !errors.Is(err, ErrInvalidParams)
+			sent = nil
+			_ = tc.call(ctx, c, w, p, WithoutLimitChecks())
+			if sent == nil {
+				return client, false, false
+			}
+			return client, ct.ValidateRequest(tc.op, sent.URL.Query(), nil) == nil, true
+		}
+		client, file, known := verdicts(tc.base)
+		require.True(t, client && file && known, "%s: base value refused (client ok %v, file ok %v, sent %v)", tc.op, client, file, known)
+
+		base := reflect.ValueOf(tc.base)
+		typ := base.Type()
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			for _, v := range fieldVariants(base.Field(i), limits) {
+				p := reflect.New(typ).Elem()
+				p.Set(base)
+				p.Field(i).Set(v.value)
+				client, file, known := verdicts(p.Interface())
+				if !known {
+					continue
+				}
+				checked++
+				if client != file {
+					diffs = append(diffs, fmt.Sprintf("%s %s.%s %s: client accepts %v, file accepts %v",
+						tc.op, typ.Name(), f.Name, v.what, client, file))
+				}
+			}
+		}
+	}
+	t.Logf("%d values checked", checked)
+	if checked < 200 {
+		t.Errorf("only %d values checked: the sweep lost its fields", checked)
+	}
+	var known []string
+	for _, n := range []int{63, 64, 65, 99, 100, 101, 127, 128, 129, 511, 512, 513} {
+		// The client holds each status to 32 characters; the file's status
+		// is one comma-separated string it leaves unbounded.
+		known = append(known, fmt.Sprintf("tasks.history HistoryParams.Statuses with an element of %d characters: client accepts false, file accepts true", n))
+	}
+	// A negative limit is refused as a limit; with the checks off it is not
+	// sent at all, so the file sees no limit.
+	known = append(known, "tasks.history HistoryParams.Limit = -1: client accepts false, file accepts true")
+	compareDifferences(t, known, diffs)
+}
+
+// queryLimits collects every length, size and bound an operation's query
+// parameters state in api/openapi.json.
+func queryLimits(t *testing.T, doc map[string]any, op string) []float64 {
+	t.Helper()
+	var params []any
+	for _, item := range doc["paths"].(map[string]any) {
+		item := item.(map[string]any)
+		for _, o := range item {
+			if m, ok := o.(map[string]any); ok && m["operationId"] == op {
+				params, _ = m["parameters"].([]any)
+				if shared, ok := item["parameters"].([]any); ok {
+					params = append(params, shared...)
+				}
+			}
+		}
+	}
+	require.NotEmpty(t, params, "%s has no parameters in api/openapi.json", op)
+	var query []any
+	for _, p := range params {
+		p := p.(map[string]any)
+		if ref, ok := p["$ref"].(string); ok {
+			p = resolveRef(doc, ref).(map[string]any)
+		}
+		if p["in"] == "query" {
+			query = append(query, p["schema"])
+		}
+	}
+	return limitsOf(doc, query)
+}
