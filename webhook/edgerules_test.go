@@ -3,6 +3,7 @@ package webhook
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -82,5 +83,30 @@ func TestTimestampRangeInEveryNotation(t *testing.T) {
 				t.Errorf("CreatedAt = %v, want %v", ev.CreatedAt, want)
 			}
 		})
+	}
+}
+
+// TestTimestampOfEveryLengthParses: a header's timestamp of any length from
+// 1 to 19 digits (the head read digit by digit, the last eight at once) is
+// read exactly; leading zeros count as digits, and one non-digit anywhere
+// refuses it.
+func TestTimestampOfEveryLengthParses(t *testing.T) {
+	const digits = "9223372036854775807"
+	for n := 1; n <= len(digits); n++ {
+		for _, s := range []string{digits[:n], strings.Repeat("0", n-1) + "7", "1" + strings.Repeat("0", n-1)} {
+			want, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, ok := parseMillis(s); !ok || got != want {
+				t.Errorf("parseMillis(%q) = %d, %v, want %d, true", s, got, ok, want)
+			}
+			for i := range s {
+				bad := s[:i] + "x" + s[i+1:]
+				if _, ok := parseMillis(bad); ok {
+					t.Errorf("parseMillis(%q) accepted a non-digit", bad)
+				}
+			}
+		}
 	}
 }
