@@ -33,6 +33,7 @@ func sweepCases() []sweepCase {
 	pin := NewSecret("4921")
 	return []sweepCase{
 		{op: "tasks.create", base: CreateTaskParams{Tags: []string{"t"}, References: []TaskReferenceParams{{URL: "https://crm.example/r"}},
+			Slot:           &TimeSlot{StartAt: t0, Duration: time.Hour},
 			RequiredSkills: []RequiredSkill{{SkillID: "s", MinLevel: 1}}}},
 		{op: "tasks.update", base: UpdateTaskParams{Title: Some("t")}},
 		{op: "tasks.suggestWorkers", base: SuggestWorkersParams{Tags: []string{"t"}}},
@@ -125,25 +126,24 @@ func TestLimitSweepMatchesContract(t *testing.T) {
 		client, file := verdicts(tc.base)
 		require.True(t, client && file, "%s: base value refused (client ok %v, file ok %v)", tc.op, client, file)
 
-		base := reflect.ValueOf(tc.base)
-		typ := base.Type()
-		for i := range typ.NumField() {
-			f := typ.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			for _, v := range fieldVariants(base.Field(i), limits) {
-				p := reflect.New(typ).Elem()
-				p.Set(base)
-				p.Field(i).Set(v.value)
+		p := reflect.New(reflect.TypeOf(tc.base)).Elem()
+		p.Set(reflect.ValueOf(tc.base))
+		sweepFields(p, reflect.TypeOf(tc.base).Name(), func(path string, field reflect.Value) {
+			for _, v := range fieldVariants(field, limits) {
+				// The field may sit behind a pointer or in a list the base
+				// shares: set it, judge, and put the base's value back.
+				old := reflect.New(field.Type()).Elem()
+				old.Set(field)
+				field.Set(v.value)
 				client, file := verdicts(p.Interface())
+				field.Set(old)
 				checked++
 				if client != file {
-					diffs = append(diffs, fmt.Sprintf("%s %s.%s %s: client accepts %v, file accepts %v",
-						tc.op, typ.Name(), f.Name, v.what, client, file))
+					diffs = append(diffs, fmt.Sprintf("%s %s %s: client accepts %v, file accepts %v",
+						tc.op, path, v.what, client, file))
 				}
 			}
-		}
+		})
 	}
 	t.Logf("%d values checked", checked)
 	if checked < 500 {
@@ -168,6 +168,30 @@ func compareDifferences(t *testing.T, known, found []string) {
 	}
 }
 
+// sweepFields calls visit with each exported field of the struct v and
+// its path, and goes on into the structs v holds: behind a non-nil
+// pointer, in place, and the first element of a list.
+func sweepFields(v reflect.Value, path string, visit func(path string, field reflect.Value)) {
+	typ := v.Type()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		fv := v.Field(i)
+		name := path + "." + f.Name
+		visit(name, fv)
+		switch {
+		case fv.Kind() == reflect.Pointer && !fv.IsNil() && fv.Elem().Kind() == reflect.Struct:
+			sweepFields(fv.Elem(), name, visit)
+		case fv.Kind() == reflect.Struct && fv.Type() != reflect.TypeFor[time.Time]():
+			sweepFields(fv, name, visit)
+		case fv.Kind() == reflect.Slice && fv.Len() > 0 && fv.Type().Elem().Kind() == reflect.Struct:
+			sweepFields(fv.Index(0), name+"[0]", visit)
+		}
+	}
+}
+
 // sweepKnownDifferences are the values where the client's verdict and the
 // file's differ on purpose: each is an empty value the file does not
 // forbid but that can only be a caller's mistake, which the client refuses
@@ -179,6 +203,15 @@ var sweepKnownDifferences = []string{
 	"workflows.save SaveWorkflowParams.Steps of 0 elements: client accepts false, file accepts true",
 	// An empty workspace id names no workspace to sign in to.
 	"worker.login WorkerLoginParams.WorkspaceID of 0 characters: client accepts false, file accepts true",
+	// An empty skill id names no skill.
+	"tasks.create CreateTaskParams.RequiredSkills[0].SkillID of 0 characters: client accepts false, file accepts true",
+	"workers.upsert UpsertWorkerParams.Skills[0].SkillID of 0 characters: client accepts false, file accepts true",
+	"joinLinks.create CreateJoinLinkParams.Skills[0].SkillID of 0 characters: client accepts false, file accepts true",
+	"identities.invite InviteParams.Skills[0].SkillID of 0 characters: client accepts false, file accepts true",
+	// A negative timeout is refused as a mistake; the file states no
+	// minimum for the milliseconds.
+	"workflows.save SaveWorkflowParams.Steps[0].Timeout = -1 ms: client accepts false, file accepts true",
+	"workflows.save SaveWorkflowParams.DefaultTimeout = -1 ms: client accepts false, file accepts true",
 }
 
 // variant is one value of a field and how it reads in a difference.
@@ -246,6 +279,13 @@ func fieldVariants(field reflect.Value, limits []float64) []variant {
 				out = append(out, variant{fmt.Sprintf("of %d entries", n), reflect.ValueOf(weights(n))})
 			}
 		})
+	case typ == reflect.TypeFor[time.Duration]():
+		// Durations go on the wire in whole milliseconds.
+		for _, p := range points {
+			if p == float64(int64(p)) {
+				out = append(out, variant{fmt.Sprintf("= %v ms", p), reflect.ValueOf(time.Duration(p) * time.Millisecond)})
+			}
+		}
 	case isNumber(typ):
 		for _, p := range points {
 			if v, ok := numberValue(typ, p); ok {
