@@ -55,6 +55,13 @@ func sweepCases() []sweepCase {
 			Steps: []NotificationStep{{Trigger: "matched", EventType: "task.reminder", Offset: time.Minute}}}},
 		{op: "workflows.save", base: SaveWorkflowParams{Name: "n", Steps: []WorkflowStep{{ID: "s1", Name: "one", EndWorkflow: true}}}},
 		{op: "worker.startBreak", base: StartBreakParams{}},
+		{op: "skills.patch", base: PatchSkillParams{Name: "n"}},
+		{op: "notifications.channels.update", base: UpdateNotificationChannelParams{Events: []string{"task.created"}}},
+		{op: "notifications.sequences.update", base: UpdateNotificationSequenceParams{Name: "n",
+			Steps: []NotificationStep{{Trigger: "matched", EventType: "task.reminder", Offset: time.Minute}}}},
+		{op: "workers.createTimeEntry", base: CreateTimeEntryParams{StartedAt: t0, EndedAt: t0.Add(time.Hour), Note: "forgot to clock in"}},
+		{op: "workers.correctTimeEntry", base: CorrectTimeEntryParams{Note: "wrong end"}},
+		{op: "worker.attachments.create", base: WorkerCreateAttachmentParams{Filename: "f.pdf", ContentType: "application/pdf", SizeBytes: 1}},
 		{op: "worker.login", base: WorkerLoginParams{WorkspaceID: "ws", WorkerID: "agent_1", PIN: pin},
 			check: func(ctx context.Context, _ *Client, w *WorkerClient, p any) error {
 				return sessionErr(w.Login(ctx, p.(WorkerLoginParams)))
@@ -208,6 +215,11 @@ var sweepKnownDifferences = []string{
 	"workers.upsert UpsertWorkerParams.Skills[0].SkillID of 0 characters: client accepts false, file accepts true",
 	"joinLinks.create CreateJoinLinkParams.Skills[0].SkillID of 0 characters: client accepts false, file accepts true",
 	"identities.invite InviteParams.Skills[0].SkillID of 0 characters: client accepts false, file accepts true",
+	// An update's empty, non-nil list of events or steps is refused (a
+	// channel needs an event, a sequence a step); sent, it would be left
+	// out of the body, so the file never sees it.
+	"notifications.channels.update UpdateNotificationChannelParams.Events of 0 elements: client accepts false, file accepts true",
+	"notifications.sequences.update UpdateNotificationSequenceParams.Steps of 0 elements: client accepts false, file accepts true",
 	// A negative timeout is refused as a mistake; the file states no
 	// minimum for the milliseconds.
 	"workflows.save SaveWorkflowParams.Steps[0].Timeout = -1 ms: client accepts false, file accepts true",
