@@ -438,3 +438,21 @@ func BenchmarkRedactSecrets(b *testing.B) {
 		})
 	}
 }
+
+// TestRedactKeepsABadByteForAReplacementCharacter: a secret holding U+FFFD
+// itself is echoed as that character (or its escape); a byte that is not
+// UTF-8 in the text at that place is no spelling of it, and the text
+// around it is kept.
+func TestRedactKeepsABadByteForAReplacementCharacter(t *testing.T) {
+	const secret = "ab\uFFFDcdefgh"
+	tests := []struct{ name, in, want string }{
+		{"the character", "x ab\uFFFDcdefgh y", "x [redacted] y"},
+		{"its escape", `x ab\ufffdcdefgh y`, "x [redacted] y"},
+		{"a bad byte in its place", "x ab\xffcdefgh y", "x ab\xffcdefgh y"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, redactSecrets(tc.in, []string{secret}))
+		})
+	}
+}
