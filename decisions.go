@@ -168,9 +168,9 @@ func (r Reason) MarshalJSON() ([]byte, error) {
 
 // ListDecisionsParams filters GET /decisions. Zero fields are not sent.
 type ListDecisionsParams struct {
-	TaskID   string
-	WorkerID string
-	Limit    int
+	TaskID   string // at most 128 characters
+	WorkerID string // at most 128 characters
+	Limit    int    // 1-100; 0 leaves the server's default
 }
 
 // DecisionsService holds the calls a worker's side makes about a match, and
@@ -227,6 +227,13 @@ func (c *Client) answerTask(ctx context.Context, root, taskID, verb, workerID st
 func (s *DecisionsService) List(ctx context.Context, p ListDecisionsParams, opts ...RequestOption) ([]Decision, error) {
 	if p.Limit < 0 {
 		return nil, &ParamError{Param: "ListDecisionsParams.Limit", Problem: "must not be negative"}
+	}
+	if err := s.c.admit(firstError(
+		checkLen("ListDecisionsParams.TaskID", p.TaskID, 0, 128),
+		checkLen("ListDecisionsParams.WorkerID", p.WorkerID, 0, 128),
+		checkRange("ListDecisionsParams.Limit", float64(p.Limit), 0, 100),
+	), opts); err != nil {
+		return nil, err
 	}
 	q := url.Values{}
 	if p.TaskID != "" {

@@ -24,7 +24,8 @@ type InviteParams struct {
 	WorkerID string   `json:"workerId,omitempty"` // the worker to invite; created when it does not exist
 	Label    string   `json:"label,omitempty"`    // 1-128 characters
 	Tags     []string `json:"tags,omitempty"`     // at most 64, each 1-64 characters
-	// Skills and TeamIDs are given to the worker, as with Workers.Upsert.
+	// Skills and TeamIDs are given to the worker, as with Workers.Upsert,
+	// but without a skill's ValidUntil (a *ParamError here).
 	Skills  []SkillAssignment `json:"skills,omitempty"`  // at most 128
 	TeamIDs []string          `json:"teamIds,omitempty"` // at most 32
 }
@@ -41,7 +42,7 @@ func (p InviteParams) validate() error {
 		checkCount("InviteParams.TeamIDs", len(p.TeamIDs), 0, 32),
 	}
 	if p.WorkerID != "" {
-		errs = append(errs, checkID("InviteParams.WorkerID", p.WorkerID))
+		errs = append(errs, checkID("InviteParams.WorkerID", p.WorkerID), checkLen("InviteParams.WorkerID", p.WorkerID, 1, 128))
 	}
 	for i, tag := range p.Tags {
 		errs = append(errs, checkLen(fmt.Sprintf("InviteParams.Tags[%d]", i), tag, 1, 64))
@@ -67,6 +68,12 @@ func checkSkillLevels(param string, skills []SkillAssignment) error {
 			if err := checkRange(at+".WeightOverride", *s.WeightOverride, 0, 100); err != nil {
 				return err
 			}
+		}
+		// An invite's or a join link's skills have no validUntil on the
+		// wire (api/openapi.json refuses the member), so a date here would
+		// only be turned away by the server.
+		if s.ValidUntil != "" {
+			return &ParamError{Param: at + ".ValidUntil", Problem: "is not taken here; set it with Workers.Patch once the worker exists"}
 		}
 	}
 	return nil
@@ -292,7 +299,7 @@ type CreateJoinLinkParams struct {
 	Label  string            `json:"label"`            // 1-128 characters
 	TeamID string            `json:"teamId,omitempty"` // at most 64 characters
 	Tags   []string          `json:"tags,omitempty"`   // at most 64, each 1-64 characters
-	Skills []SkillAssignment `json:"skills,omitempty"` // at most 128
+	Skills []SkillAssignment `json:"skills,omitempty"` // at most 128; no ValidUntil (a *ParamError)
 	// RequiresApproval holds joined workers off shift until an operator
 	// admits them.
 	RequiresApproval bool `json:"requiresApproval,omitempty"`

@@ -137,7 +137,9 @@ var echoSpellings = []struct {
 // and every piece of it from its start at least minEcho characters long, is replaced whole,
 // leaving no escape residue; a secret shorter than that only whole.
 func TestRedactSecretsSpellings(t *testing.T) {
-	for _, secret := range []string{escKey, escPIN, escNewPIN, escShortPIN, escPushAuth, "a\\b\"c/d\te\nf", "ab\xffcd\xfeef", "\x01\a\b\f\r\v<&>", `tail<&\`} {
+	for _, secret := range []string{escKey, escPIN, escNewPIN, escShortPIN, escPushAuth, "a\\b\"c/d\te\nf", "ab\xffcd\xfeef", "\x01\a\b\f\r\v<&>", `tail<&\`,
+		"k<udc00>ude01", // an escaped "<" followed by letters that read like a low surrogate's escape
+	} {
 		for _, sp := range echoSpellings {
 			t.Run(fmt.Sprintf("%q/%s", secret, sp.name), func(t *testing.T) {
 				echo := sp.spell(secret)
@@ -433,6 +435,24 @@ func BenchmarkRedactSecrets(b *testing.B) {
 			for range b.N {
 				redactSecrets(tc.text, []string{escKey, escPIN})
 			}
+		})
+	}
+}
+
+// TestRedactKeepsABadByteForAReplacementCharacter: a secret holding U+FFFD
+// itself is echoed as that character (or its escape); a byte that is not
+// UTF-8 in the text at that place is no spelling of it, and the text
+// around it is kept.
+func TestRedactKeepsABadByteForAReplacementCharacter(t *testing.T) {
+	const secret = "ab\uFFFDcdefgh"
+	tests := []struct{ name, in, want string }{
+		{"the character", "x ab\uFFFDcdefgh y", "x [redacted] y"},
+		{"its escape", `x ab\ufffdcdefgh y`, "x [redacted] y"},
+		{"a bad byte in its place", "x ab\xffcdefgh y", "x ab\xffcdefgh y"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, redactSecrets(tc.in, []string{secret}))
 		})
 	}
 }

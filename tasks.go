@@ -113,8 +113,8 @@ func (t Task) MarshalJSON() ([]byte, error) {
 // ListTasksParams filters GET /tasks. Zero fields are not sent.
 type ListTasksParams struct {
 	Status TaskStatus // queued, pending, accepted or all
-	Cursor string     // from TaskPage.NextCursor
-	Limit  int
+	Cursor string     // from TaskPage.NextCursor; at most 512 characters
+	Limit  int        // 1-100; 0 leaves the server's default
 }
 
 // TaskPage is one page of GET /tasks.
@@ -282,6 +282,13 @@ func (s *TasksService) Get(ctx context.Context, taskID string, opts ...RequestOp
 func (s *TasksService) ListPage(ctx context.Context, p ListTasksParams, opts ...RequestOption) (*TaskPage, error) {
 	if p.Limit < 0 {
 		return nil, &ParamError{Param: "ListTasksParams.Limit", Problem: "must not be negative"}
+	}
+	if err := s.c.admit(firstError(
+		checkOneOf("ListTasksParams.Status", string(p.Status), "queued", "pending", "accepted", "all"),
+		checkLen("ListTasksParams.Cursor", p.Cursor, 0, 512),
+		checkRange("ListTasksParams.Limit", float64(p.Limit), 0, 100),
+	), opts); err != nil {
+		return nil, err
 	}
 	q := url.Values{}
 	if p.Status != "" {

@@ -90,3 +90,39 @@ func TestNewMemoryDeduperCapacity(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryDeduperForgetsTheOldestFirst: a full MemoryDeduper forgets the
+// id processed longest ago, one per new id, through many rounds of its
+// capacity, so it always remembers exactly the last capacity ids.
+func TestMemoryDeduperForgetsTheOldestFirst(t *testing.T) {
+	ctx := context.Background()
+	const capacity, total = 3, 10
+	d, err := NewMemoryDeduper(capacity)
+	if err != nil {
+		t.Fatalf("NewMemoryDeduper: %v", err)
+	}
+	id := func(i int) string { return fmt.Sprint("evt_", i) }
+	for i := range total {
+		if res, _ := d.Claim(ctx, id(i)); res != ClaimAcquired {
+			t.Fatalf("Claim(%s) = %v, want acquired", id(i), res)
+		}
+		d.Release(ctx, id(i), true)
+		var got, want []string
+		for j := 0; j <= i; j++ {
+			if j > i-capacity {
+				want = append(want, id(j))
+			}
+			if res, _ := d.Claim(ctx, id(j)); res == ClaimProcessed {
+				got = append(got, id(j))
+			} else {
+				d.Release(ctx, id(j), false) // the probe's claim, forgotten again
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("remembered after %s (-want +got):\n%s", id(i), diff)
+		}
+		if n := d.Len(); n != len(want) {
+			t.Errorf("Len after %s = %d, want %d", id(i), n, len(want))
+		}
+	}
+}

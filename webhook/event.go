@@ -340,9 +340,15 @@ func (m *millis) UnmarshalJSON(b []byte) error {
 		*m = millis{}
 		return nil
 	}
-	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	if err == nil {
 		*m = millis{ms: n, set: true}
 		return nil
+	}
+	if errors.Is(err, strconv.ErrRange) {
+		// An integer past int64: read as a float it would round into range
+		// (-2^63-1 becomes -2^63) and come back as another instant.
+		return &millisError{}
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
 	// The range check comes first: converting an out-of-range float to an

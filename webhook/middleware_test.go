@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -371,6 +372,73 @@ func TestMiddlewareClientErrorIsNotProcessed(t *testing.T) {
 			}
 			if n := calls.Load(); n != 2 {
 				t.Errorf("next ran %d times, want 2 (the failed delivery and its redelivery)", n)
+			}
+		})
+	}
+}
+
+// TestMiddlewareJudgesTheFinalStatus: with a deduper, whether an event is
+// processed follows the final status the sender received from next, not an
+// informational 1xx sent before it, nor a second WriteHeader that net/http
+// ignores.
+func TestMiddlewareJudgesTheFinalStatus(t *testing.T) {
+	tests := []struct {
+		name      string
+		next      func(w http.ResponseWriter)
+		want      []int // statuses of three deliveries of one event
+		wantCalls int32
+	}{
+		{"103 then a body", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusEarlyHints)
+			_, _ = w.Write([]byte("ok"))
+		}, []int{200, 204, 204}, 1},
+		{"103 then 202", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusEarlyHints)
+			w.WriteHeader(http.StatusAccepted)
+		}, []int{202, 204, 204}, 1},
+		{"103 then 503", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusEarlyHints)
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}, []int{503, 503, 503}, 3},
+		{"200 then a superfluous 500", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusOK)
+			w.WriteHeader(http.StatusInternalServerError)
+		}, []int{200, 204, 204}, 1},
+		{"500 then a superfluous 200", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusInternalServerError)
+			w.WriteHeader(http.StatusOK)
+		}, []int{500, 500, 500}, 3},
+		{"a body without a status", func(w http.ResponseWriter) {
+			_, _ = w.Write([]byte("ok"))
+			w.WriteHeader(http.StatusInternalServerError)
+		}, []int{200, 204, 204}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dedup, err := NewMemoryDeduper(16)
+			if err != nil {
+				t.Fatalf("NewMemoryDeduper: %v", err)
+			}
+			var calls atomic.Int32
+			next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				tc.next(w)
+			})
+			srv := httptest.NewUnstartedServer(Middleware(testVerifier(t), WithDeduper(dedup))(next))
+			srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the superfluous WriteHeader calls
+			srv.Start()
+			defer srv.Close()
+			d := signed(`{"event":"task.created","id":"evt_final"}`, testSecret, testNow)
+			got := []int{}
+			for range 3 {
+				s, _ := send(t, srv.URL, d)
+				got = append(got, s)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("statuses (-want +got):\n%s", diff)
+			}
+			if n := calls.Load(); n != tc.wantCalls {
+				t.Errorf("next ran %d times, want %d", n, tc.wantCalls)
 			}
 		})
 	}

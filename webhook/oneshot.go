@@ -17,12 +17,20 @@ func oneShotDigest(secret, ts string, payload []byte) []byte {
 		ipad  = 0x36
 		opad  = 0x5c
 	)
-	buf := make([]byte, block+len(ts)+1+sha256.Size)
-	pad := buf[:block]
+	n := block + len(ts) + 1 + sha256.Size
+	// A key longer than a block is replaced by its digest; the buffer has
+	// room past n to hold such a key as bytes, so it costs no allocation.
+	long := 0
 	if len(secret) > block {
-		// A key longer than a block is replaced by its digest.
-		sum := sha256.Sum256([]byte(secret))
-		copy(pad, sum[:])
+		long = len(secret)
+	}
+	buf := make([]byte, n, n+long)
+	pad := buf[:block]
+	h := sha256.New()
+	if long > 0 {
+		h.Write(append(buf[n:], secret...))
+		h.Sum(pad[:0])
+		h.Reset()
 	} else {
 		copy(pad, secret)
 	}
@@ -31,7 +39,6 @@ func oneShotDigest(secret, ts string, payload []byte) []byte {
 	}
 	pre := buf[block : block+len(ts)+1]
 	pre[copy(pre, ts)] = '.'
-	h := sha256.New()
 	h.Write(pad)
 	h.Write(pre)
 	h.Write(payload)

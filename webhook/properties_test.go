@@ -153,3 +153,22 @@ func TestCompareHexEveryByteValue(t *testing.T) {
 		}
 	}
 }
+
+// TestOneShotVerifyAllocatesOnce holds the one-shot Verify to the single
+// allocation the package documents: the padded key, the signed prefix and
+// the inner digest share one buffer, for every key and timestamp length.
+func TestOneShotVerifyAllocatesOnce(t *testing.T) {
+	vec := contractVectors[0]
+	body := []byte(vec.body)
+	for _, secret := range []string{"k", vec.secret, strings.Repeat("s", 64), strings.Repeat("s", 65)} {
+		header := Sign(body, secret, time.Now()) // Verify reads the wall clock
+		allocs := testing.AllocsPerRun(100, func() {
+			if err := Verify(body, header, secret); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 1 {
+			t.Errorf("Verify with a key of %d bytes allocates %v times per call, want 1", len(secret), allocs)
+		}
+	}
+}

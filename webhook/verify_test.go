@@ -237,6 +237,7 @@ func TestNewVerifierRejectsBadConfiguration(t *testing.T) {
 	}{
 		{"empty secret", "", nil, ErrInvalidSecret},
 		{"blank secret", " \t\n", nil, ErrInvalidSecret},
+		{"blank secret with previous ones", " ", []Option{WithPreviousSecrets(testSecret)}, ErrInvalidSecret},
 		{"empty previous secret", testSecret, []Option{WithPreviousSecrets("")}, ErrInvalidSecret},
 		{"zero tolerance", testSecret, []Option{WithTolerance(0)}, ErrInvalidOption},
 		{"negative tolerance", testSecret, []Option{WithTolerance(-time.Second)}, ErrInvalidOption},
@@ -247,6 +248,14 @@ func TestNewVerifierRejectsBadConfiguration(t *testing.T) {
 			v, err := NewVerifier(tc.secret, tc.opts...)
 			if !errors.Is(err, tc.want) || v != nil {
 				t.Errorf("NewVerifier = %v, %v; want nil, %v", v, err, tc.want)
+			}
+			// The message says which secret is blank: the current one is
+			// the bare sentinel, a previous one says so.
+			if tc.want == ErrInvalidSecret {
+				previous := strings.HasPrefix(tc.name, "empty previous")
+				if err == nil || strings.Contains(err.Error(), "previous") != previous {
+					t.Errorf("NewVerifier = %v; names the previous secret: want %v", err, previous)
+				}
 			}
 		})
 	}
