@@ -19,7 +19,8 @@ import (
 // in time order, even when one Advance passes several of them. Steps due at +30 s, +2 min
 // and +5 min (listed latest first) are sent at those times, and signed with them, by a
 // single Advance of ten minutes, not at its end; an offer left unanswered beside them
-// expires at +60 s, its own deadline, between the first two.
+// expires at +60 s, its own deadline, between the first two; and a template recurring every
+// 90 s has an occurrence cut at each boundary on the way.
 func TestNotificationStepsFireAtTheirTimeWithinOneAdvance(t *testing.T) {
 	t.Parallel()
 	t0 := time.UnixMilli(1763700000000).UTC()
@@ -49,6 +50,9 @@ func TestNotificationStepsFireAtTheirTimeWithinOneAdvance(t *testing.T) {
 	require.NoError(t, err)
 	unanswered, err := c.Tasks.Create(ctx, taskrouting.CreateTaskParams{Tags: []string{"sales"}}) // offered to agent_2 for 60 s
 	require.NoError(t, err)
+	_, err = c.Tasks.Create(ctx, taskrouting.CreateTaskParams{ID: "every-90s", Tags: []string{"ops"},
+		Recurrence: &taskrouting.Recurrence{Every: 90 * time.Second}}) // an occurrence now, then every 90 s
+	require.NoError(t, err)
 
 	clk.Advance(10 * time.Minute)
 	type sent struct {
@@ -71,4 +75,9 @@ func TestNotificationStepsFireAtTheirTimeWithinOneAdvance(t *testing.T) {
 	expired := srv.EventsWhere(mockserver.EventFilter{TaskID: unanswered.ID, Kind: webhook.KindTaskExpired})
 	require.NotEmpty(t, expired)
 	require.Equal(t, t0.Add(time.Minute), expired[0].CreatedAt, "the offer's own deadline")
+	templates, err := c.Tasks.Recurring.List(ctx)
+	require.NoError(t, err)
+	require.Len(t, templates, 1)
+	require.Equal(t, []any{7, t0.Add(630 * time.Second)}, []any{templates[0].Occurrences, templates[0].NextAt},
+		"an occurrence cut at each boundary on the way (0, 90 s, ... 540 s), none skipped")
 }
