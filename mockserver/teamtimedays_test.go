@@ -1,0 +1,51 @@
+package mockserver_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+
+	taskrouting "github.com/taskrouting/taskrouting-go"
+	"github.com/taskrouting/taskrouting-go/mockserver"
+)
+
+// TestTeamTimeSplitsAShiftAtUTCMidnight holds the day series of GET /team/time?entries=true
+// to UTC days: a shift from 23:00 to 01:00 counts one hour on each side of midnight, and
+// each day counts only its own part (a later shift on the second day included), while the
+// worker's row counts the whole.
+func TestTeamTimeSplitsAShiftAtUTCMidnight(t *testing.T) {
+	t.Parallel()
+	day1 := time.Date(2025, 11, 21, 0, 0, 0, 0, time.UTC)
+	clk := mockserver.NewManualClock(day1.Add(23 * time.Hour))
+	srv := mockserver.Start(t, mockserver.WithClock(clk))
+	c := newClient(t, srv, srv.APIKey())
+	ctx := context.Background()
+	shift := func(on bool) {
+		t.Helper()
+		_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_1", Tags: []string{"english"}, Available: taskrouting.Ptr(on)})
+		require.NoError(t, err)
+	}
+	shift(true)                // 23:00 on day 1
+	clk.Advance(2 * time.Hour) // 01:00 on day 2
+	shift(false)
+	clk.Advance(2 * time.Hour) // 03:00
+	shift(true)
+	clk.Advance(30 * time.Minute) // 03:30, still on shift
+	shift(false)
+	clk.Advance(time.Hour)
+
+	report, err := c.Teams.Time(ctx, taskrouting.TeamTimeParams{From: day1, Entries: true})
+	require.NoError(t, err)
+	want := []taskrouting.TeamTimeDay{
+		{Day: "2025-11-21", OnShift: time.Hour, Working: time.Hour},
+		{Day: "2025-11-22", OnShift: 90 * time.Minute, Working: 90 * time.Minute},
+	}
+	if diff := cmp.Diff(want, report.Days); diff != "" {
+		t.Errorf("days (-want +got):\n%s", diff)
+	}
+	require.Len(t, report.Workers, 1)
+	require.Equal(t, 150*time.Minute, report.Workers[0].OnShift, "the row counts the whole window")
+}
