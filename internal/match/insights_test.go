@@ -17,9 +17,11 @@ type auditLine struct {
 // TestAuditQueueCountsOnlyWorkersCarryingATag: a queue audit's uncovered tags are those no
 // worker carries (by its tags or a positive weight, exact or by pattern), and its eligible
 // count and blockers look only at the workers that carry one of the task's tags. A pattern
-// that does not match, a 0 entry and a negative entry for a tag the worker does not list
-// carry nothing, under either rule set. The worker is busy with another task, so a carrier
-// counts as blocked by its full backlog and a worker that carries nothing is not counted.
+// that does not match and a 0 entry (exact or pattern) carry nothing, under either rule set.
+// The worker is busy with another task, so a carrier counts as blocked by its full backlog
+// and a worker that carries nothing is not counted. A waiting task's explanation
+// (WhyUnmatched) counts carriers alike: its uncarried tags are the audit's uncovered ones,
+// and only a carrier is among its nearest workers.
 func TestAuditQueueCountsOnlyWorkersCarryingATag(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -76,6 +78,24 @@ func TestAuditQueueCountsOnlyWorkersCarryingATag(t *testing.T) {
 				}
 				if diff := cmp.Diff([]auditLine{tc.want}, got); diff != "" {
 					t.Errorf("audit of the task (-want +got):\n%s", diff)
+				}
+				u, err := h.e.WhyUnmatched("audited", 5)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var near []string
+				for _, n := range u.Nearest {
+					near = append(near, n.WorkerID)
+				}
+				wantNear := []string{"w"}
+				if tc.want.Uncovered != nil {
+					wantNear = nil
+				}
+				if diff := cmp.Diff(tc.want.Uncovered, u.UncarriedTags); diff != "" {
+					t.Errorf("uncarried tags of the explanation (-want +got):\n%s", diff)
+				}
+				if diff := cmp.Diff(wantNear, near); diff != "" {
+					t.Errorf("nearest workers of the explanation (-want +got):\n%s", diff)
 				}
 			})
 		}
