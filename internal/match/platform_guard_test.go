@@ -322,3 +322,20 @@ func TestPlatformEarlierDeadlineExpiresFirst(t *testing.T) {
 		t.Errorf("events at 1m (-want +got):\n%s", diff)
 	}
 }
+
+// Rule: an escalation step of a waiting task is matched in the same command, as any
+// priority change is: here the step lifts priority + score from 0, which is never offered
+// ("How the platform matches"), to 1.
+func TestPlatformEscalationStepIsMatchedAtOnce(t *testing.T) {
+	h := newHarness(t, Config{Rules: RulesPlatform})
+	h.worker("w1", "a")
+	h.taskIn(TaskInput{ID: "t1", Tags: []string{"a"}, Priority: -1, Clocks: &Clocks{PriorityBoost: 1}})
+	if got := h.state()["t1"]; got != "queued" {
+		t.Fatalf("precondition: priority + score 0 waits, got %s", got)
+	}
+	er, err := h.e.Escalate(h.step(), "t1", "")
+	h.ok(er.Result, err)
+	if diff := cmp.Diff(map[string]string{"t1": "pending:w1"}, h.state()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
