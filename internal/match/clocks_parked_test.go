@@ -18,10 +18,12 @@ func TestParkedTaskClockStops(t *testing.T) {
 	}
 	h.worker("w1", "p") // t0+1s
 	h.worker("w2", "o") // t0+2s
-	// Its SLA would run out at t0+14.5s; the first rejection parks it at t0+5s.
-	h.taskIn(TaskInput{ID: "parked", Tags: []string{"p"}, Clocks: &Clocks{ExpireAfter: 11500 * time.Millisecond, MaxRejections: 1}}) // t0+3s
-	h.task("offered", "o")                                                                                                           // t0+4s: its offer's deadline is t0+14s, its sweep t0+15s
-	h.reject("parked", "w1")                                                                                                         // t0+5s
+	// Created at t0+3s, its SLA would run out at t0+14.5s; the first rejection parks it at
+	// t0+5s.
+	h.taskIn(TaskInput{ID: "parked", Tags: []string{"p"}, Clocks: &Clocks{ExpireAfter: 11500 * time.Millisecond, MaxRejections: 1}})
+	// At t0+4s: the offer's deadline is t0+14s, its sweep t0+15s.
+	h.task("offered", "o")
+	h.reject("parked", "w1")
 	if got := h.state()["parked"]; got != "parked" {
 		t.Fatalf("precondition: the rejection parks the task, got %s", got)
 	}
