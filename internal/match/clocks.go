@@ -379,7 +379,14 @@ func (e *Engine) Escalate(now time.Time, taskID, workerID string) (EscalateResul
 	}
 	t.status = StatusQueued
 	escalated, parked := e.escalateStep(t, res)
-	if !parked {
+	switch {
+	case parked:
+	case wasQueued:
+		// A step of a waiting task is a priority change (as SetPriority): the task never
+		// left the queue, so vetoes a worker's removal lifted stay lifted (platForget).
+		e.enqueue(t)
+		e.markTask(t)
+	default:
 		e.requeue(t)
 	}
 	out := EscalateResult{Escalated: escalated, Parked: parked, Level: t.cl.level}

@@ -57,7 +57,8 @@ func TestPlatformExpiriesDueTogetherGoByTaskID(t *testing.T) {
 
 // Rule: removing a worker makes the tasks it rejected or that veto it forget it (the
 // engine deletes its rejected and vetoing sets), so a worker registered again under its id
-// may be offered them; a vetoing task queued again is written anew with its vetoes.
+// may be offered them; a vetoing task queued again is written anew with its vetoes, and one
+// that waits on (its priority changed, by hand or by an escalation step) keeps them forgotten.
 func TestPlatformRemovalForgetsRejectionsAndVetoes(t *testing.T) {
 	tests := []struct {
 		name string
@@ -95,6 +96,29 @@ func TestPlatformRemovalForgetsRejectionsAndVetoes(t *testing.T) {
 				h.advance(2 * time.Minute)
 			},
 			want: map[string]string{"t1": "queued"},
+		},
+		{
+			name: "a forgotten veto stays forgotten through a priority change while the task waits",
+			play: func(h *harness) {
+				h.worker("w1", "a")
+				h.taskIn(TaskInput{ID: "t1", Tags: []string{"a"}, VetoedWorkers: []string{"w1"}})
+				h.ok(h.e.RemoveWorker(h.step(), "w1"))
+				h.ok(h.e.SetPriority(h.step(), "t1", 2))
+				h.worker("w1", "a")
+			},
+			want: map[string]string{"t1": "pending:w1"},
+		},
+		{
+			name: "a forgotten veto stays forgotten through an escalation step while the task waits",
+			play: func(h *harness) {
+				h.worker("w1", "a")
+				h.taskIn(TaskInput{ID: "t1", Tags: []string{"a"}, VetoedWorkers: []string{"w1"}})
+				h.ok(h.e.RemoveWorker(h.step(), "w1"))
+				er, err := h.e.Escalate(h.step(), "t1", "")
+				h.ok(er.Result, err)
+				h.worker("w1", "a")
+			},
+			want: map[string]string{"t1": "pending:w1"},
 		},
 	}
 	for _, tc := range tests {
@@ -296,5 +320,22 @@ func TestPlatformEarlierDeadlineExpiresFirst(t *testing.T) {
 	h.advance(30 * time.Second)
 	if diff := cmp.Diff([]string{"task.expired t1 w1", "task.matched t1 w1"}, h.kinds()); diff != "" {
 		t.Errorf("events at 1m (-want +got):\n%s", diff)
+	}
+}
+
+// Rule: an escalation step of a waiting task is matched in the same command, as any
+// priority change is: here the step lifts priority + score from 0, which is never offered
+// ("How the platform matches"), to 1.
+func TestPlatformEscalationStepIsMatchedAtOnce(t *testing.T) {
+	h := newHarness(t, Config{Rules: RulesPlatform})
+	h.worker("w1", "a")
+	h.taskIn(TaskInput{ID: "t1", Tags: []string{"a"}, Priority: -1, Clocks: &Clocks{PriorityBoost: 1}})
+	if got := h.state()["t1"]; got != "queued" {
+		t.Fatalf("precondition: priority + score 0 waits, got %s", got)
+	}
+	er, err := h.e.Escalate(h.step(), "t1", "")
+	h.ok(er.Result, err)
+	if diff := cmp.Diff(map[string]string{"t1": "pending:w1"}, h.state()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

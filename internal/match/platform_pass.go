@@ -581,7 +581,8 @@ func (e *Engine) sweepTick(at int64) int64 {
 // released (they stay with it until they expire, and nobody can answer them), and the tasks
 // it rejected or that veto it forget it, so a worker registered again under the same id may
 // be offered them. A task keeps showing its vetoedWorkers as created, and its vetoes hold
-// again once it is queued again (requeue: the engine's addAssignment writes them anew).
+// again once it is queued again (requeue: the engine's addAssignment writes them anew); a
+// waiting task whose priority changes, by hand or by an escalation step, is not queued again.
 func (e *Engine) platForget(w *worker) {
 	for _, t := range e.taskList {
 		if t.status.Terminal() {

@@ -2,6 +2,7 @@ package match
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -153,4 +154,29 @@ func other(id string) string {
 		return "w002"
 	}
 	return "w001"
+}
+
+// TestPlatformTiesDisclosedForEachTask: when one pass meets several tasks the same workers
+// could take at the same rank, each decision names its own tie, wherever the pass's one
+// list puts the pairs of that task (here each worker's two pairs sit side by side).
+func TestPlatformTiesDisclosedForEachTask(t *testing.T) {
+	h := newHarness(t, Config{Rules: RulesPlatform})
+	h.worker("w1", "a")
+	h.worker("w2", "a")
+	at := h.now.Add(time.Minute)
+	h.taskIn(TaskInput{ID: "t1", Tags: []string{"a"}, Clocks: &Clocks{NotBefore: at}})
+	h.taskIn(TaskInput{ID: "t2", Tags: []string{"a"}, Clocks: &Clocks{NotBefore: at}})
+	h.advance(time.Minute) // both queued at once: one pass meets them together
+	type line struct {
+		Task, Worker string
+		Ties         []string
+	}
+	var got []line
+	for _, d := range h.decisions {
+		got = append(got, line{Task: d.TaskID, Worker: d.WorkerID, Ties: d.Ties})
+	}
+	want := []line{{Task: "t1", Worker: "w1", Ties: []string{"w1", "w2"}}, {Task: "t2", Worker: "w1", Ties: []string{"w1", "w2"}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("decisions (-want +got):\n%s", diff)
+	}
 }
