@@ -281,7 +281,8 @@ func parseEvent(b []byte) (Event, error) {
 	case float64:
 		ev.TaskPriority = &v
 	case string:
-		if f, err := strconv.ParseFloat(v, 64); err == nil {
+		f, err := strconv.ParseFloat(v, 64) // mutation:ignore: ParseFloat reads every bit size but 32 as 64 (63 or 65 is the same call)
+		if err == nil {
 			ev.TaskPriority = &f
 		}
 	}
