@@ -96,3 +96,39 @@ func TestReplayRules(t *testing.T) {
 		t.Errorf("skipped: %+v", rep.Skipped)
 	}
 }
+
+// TestReservationsWithoutSidPairByTaskAndWorker: an export whose reservation events carry
+// no reservation_sid pairs each outcome with its reservation by task and worker, so two
+// reservations open at once keep their own outcomes.
+func TestReservationsWithoutSidPairByTaskAndWorker(t *testing.T) {
+	ws := workspace(t)
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sids := range [][2]string{{"", ""}, {"WR1", "WR2"}} {
+		in := strings.Join([]string{
+			created(1, "WT1", "WWsupport", `{"type":"billing","language":"es"}`),
+			created(2, "WT2", "WWsupport", `{"type":"tech"}`),
+			reservation(3, "reservation.created", "WT1", "WK01", "WQbilling_es", sids[0]),
+			reservation(4, "reservation.created", "WT2", "WK06", "WQtech", sids[1]),
+			reservation(5, "reservation.accepted", "WT1", "WK01", "WQbilling_es", sids[0]),
+			reservation(6, "reservation.rejected", "WT2", "WK06", "WQtech", sids[1]),
+		}, "\n")
+		rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [][3]string
+		for _, r := range rep.Reservations {
+			got = append(got, [3]string{r.Task, r.Worker, r.Ended})
+		}
+		want := [][3]string{{"WT1", "WK01", "accepted"}, {"WT2", "WK06", "rejected"}}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("sids %q: reservations (-want +got):\n%s", sids, diff)
+		}
+		if len(rep.Skipped) != 0 {
+			t.Errorf("sids %q: skipped %+v", sids, rep.Skipped)
+		}
+	}
+}
