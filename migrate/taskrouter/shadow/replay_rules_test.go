@@ -132,3 +132,40 @@ func TestReservationsWithoutSidPairByTaskAndWorker(t *testing.T) {
 		}
 	}
 }
+
+// TestMockRequestsCountTheQuestionsPut: Report.MockRequests counts the suggest-workers
+// questions and the availability changes sent, and the replay asks only what it must: a
+// ranking still valid is reused, and an availability change is sent only before a tag set
+// the worker shares is asked about. Here: T1's reservation asks once (A and B, a complete
+// list); B and D go offline, which forgets that ranking; T2's reservation sends B's change
+// (B carries the tag asked about), not D's, and asks once more: 3 requests.
+func TestMockRequestsCountTheQuestionsPut(t *testing.T) {
+	ws, err := taskrouter.ParseWorkspace([]byte(rulesWorkspace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		created(1, "T1", "F1", `{}`),
+		reservation(2, "reservation.created", "T1", "A", "Qa", "R1"),
+		activity(3, "B", "WAoff"),
+		activity(4, "D", "WAoff"),
+		created(5, "T2", "F1", `{}`),
+		reservation(6, "reservation.created", "T2", "A", "Qa", "R2"),
+	}, "\n")
+	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{Shards: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var standings []string
+	for _, r := range rep.Reservations {
+		standings = append(standings, r.Standing)
+	}
+	got := []any{standings, rep.MockRequests}
+	if diff := cmp.Diff([]any{[]string{StandingTie, StandingFirst}, 3}, got); diff != "" {
+		t.Errorf("standings, mock requests (-want +got):\n%s", diff)
+	}
+}
