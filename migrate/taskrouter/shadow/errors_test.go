@@ -37,3 +37,17 @@ func TestAskReportsARefusedQuestion(t *testing.T) {
 		t.Fatalf("ask with 33 tags: %v (ranking %+v); want a suggest workers error", err, rk)
 	}
 }
+
+// TestVerifySkipsASegmentWithoutTags: a segment with no tags (Build makes none; a plan edited
+// by hand may hold one) has nothing to verify: Verify neither asks about it nor reports it.
+func TestVerifySkipsASegmentWithoutTags(t *testing.T) {
+	p := plan.Build(workspace(t), plan.Options{Now: t0})
+	p.Segments = append(p.Segments, plan.Segment{ID: "WQnone", Queue: "WQnone", Workers: []string{"WK01"}})
+	mm, err := verify(t.Context(), p, mockserver.WithMatcher(mockserver.MatcherConfig{Rules: mockserver.RulesEveryTag}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mm) != 0 {
+		t.Errorf("mismatches %+v, want none", mm)
+	}
+}
