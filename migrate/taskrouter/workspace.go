@@ -84,7 +84,8 @@ type Target struct {
 	KnownWorkerFriendlyName string          `json:"known_worker_friendly_name"`
 }
 
-// Priority is the target's priority when it is a number (or a string holding one).
+// Priority is the target's priority when it is a number (or a string holding one);
+// otherwise 0 and false.
 func (t Target) Priority() (float64, bool) {
 	if len(t.RawPriority) == 0 || string(t.RawPriority) == "null" {
 		return 0, false
