@@ -169,3 +169,24 @@ func TestMockRequestsCountTheQuestionsPut(t *testing.T) {
 		t.Errorf("standings, mock requests (-want +got):\n%s", diff)
 	}
 }
+
+// TestProgressEveryDefaultsTo10000: Options.ProgressEvery 0 or less means every 10,000
+// events (and every 1,000 reservations compared), so a short export reports no progress.
+func TestProgressEveryDefaultsTo10000(t *testing.T) {
+	ws := workspace(t)
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, every := range []int{0, -1} {
+		var calls []Progress
+		rep, err := Replay(t.Context(), ws, p, strings.NewReader(scenario), Options{
+			ProgressEvery: every, Progress: func(p Progress) { calls = append(calls, p) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Events != 19 || len(calls) != 0 {
+			t.Errorf("ProgressEvery %d: %d events, progress %+v; want 19 events and no progress", every, rep.Events, calls)
+		}
+	}
+}
