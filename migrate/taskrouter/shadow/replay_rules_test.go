@@ -170,23 +170,32 @@ func TestMockRequestsCountTheQuestionsPut(t *testing.T) {
 	}
 }
 
-// TestProgressEveryDefaultsTo10000: Options.ProgressEvery 0 or less means every 10,000
-// events (and every 1,000 reservations compared), so a short export reports no progress.
-func TestProgressEveryDefaultsTo10000(t *testing.T) {
+// TestProgressEvery: Progress is called every ProgressEvery events read and every
+// ProgressEvery/10 reservations compared; 0 or less means every 10,000 events (and 1,000
+// reservations), so a short export reports no progress. The scenario has 19 events and 5
+// reservations.
+func TestProgressEvery(t *testing.T) {
 	ws := workspace(t)
 	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, every := range []int{0, -1} {
+	for _, tc := range []struct {
+		every int
+		want  []Progress
+	}{
+		{0, nil},
+		{-1, nil},
+		{20, []Progress{{Events: 19, Reservations: 5, Compared: 2}, {Events: 19, Reservations: 5, Compared: 4}}},
+	} {
 		var calls []Progress
 		rep, err := Replay(t.Context(), ws, p, strings.NewReader(scenario), Options{
-			ProgressEvery: every, Progress: func(p Progress) { calls = append(calls, p) }})
+			ProgressEvery: tc.every, Progress: func(p Progress) { calls = append(calls, p) }})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Events != 19 || len(calls) != 0 {
-			t.Errorf("ProgressEvery %d: %d events, progress %+v; want 19 events and no progress", every, rep.Events, calls)
+		if diff := cmp.Diff(tc.want, calls); diff != "" || rep.Events != 19 {
+			t.Errorf("ProgressEvery %d: %d events; progress (-want +got):\n%s", tc.every, rep.Events, diff)
 		}
 	}
 }
