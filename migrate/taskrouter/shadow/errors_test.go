@@ -2,9 +2,11 @@ package shadow
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/taskrouting/taskrouting-go/migrate/taskrouter/plan"
 	"github.com/taskrouting/taskrouting-go/mockserver"
 )
@@ -49,5 +51,26 @@ func TestVerifySkipsASegmentWithoutTags(t *testing.T) {
 	}
 	if len(mm) != 0 {
 		t.Errorf("mismatches %+v, want none", mm)
+	}
+}
+
+// TestVerifyFindsASwappedWorker: a segment whose tags make as many workers eligible as its
+// expression selects, but not the same ones (one selected worker swapped for another), is a
+// mismatch naming the worker eligible without being selected.
+func TestVerifyFindsASwappedWorker(t *testing.T) {
+	p := plan.Build(workspace(t), plan.Options{Now: t0})
+	s, _ := p.Segment("WQtech")
+	i := slices.Index(s.Workers, "WK06")
+	if i < 0 || slices.Contains(s.Workers, "WK01") {
+		t.Fatalf("WQtech selects %v: want WK06 in it and WK01 not", s.Workers)
+	}
+	s.Workers[i] = "WK01"
+	mm, err := verify(t.Context(), p, mockserver.WithMatcher(mockserver.MatcherConfig{Rules: mockserver.RulesEveryTag}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Mismatch{{Segment: "WQtech", Selected: 3, Eligible: 3, Extra: []string{"WK06"}}}
+	if diff := cmp.Diff(want, mm); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
