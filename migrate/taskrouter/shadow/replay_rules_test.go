@@ -199,3 +199,35 @@ func TestProgressEvery(t *testing.T) {
 		}
 	}
 }
+
+// TestRejectingTwiceVetoesOnce: TaskRouter may reserve a task again to a worker who rejected
+// it; a worker who rejects a task twice is vetoed once (Reservation.Vetoed names it once).
+func TestRejectingTwiceVetoesOnce(t *testing.T) {
+	ws, err := taskrouter.ParseWorkspace([]byte(rulesWorkspace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		created(1, "T1", "F1", `{}`),
+		reservation(2, "reservation.created", "T1", "A", "Qa", "R1"),
+		reservation(3, "reservation.rejected", "T1", "A", "Qa", "R1"),
+		reservation(4, "reservation.created", "T1", "A", "Qa", "R2"),
+		reservation(5, "reservation.rejected", "T1", "A", "Qa", "R2"),
+		reservation(6, "reservation.created", "T1", "B", "Qa", "R3"),
+	}, "\n")
+	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]string
+	for _, r := range rep.Reservations {
+		got = append(got, r.Vetoed)
+	}
+	if diff := cmp.Diff([][]string{nil, {"A"}, {"A"}}, got); diff != "" {
+		t.Errorf("vetoed at each reservation (-want +got):\n%s", diff)
+	}
+}
