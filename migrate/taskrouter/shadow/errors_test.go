@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/taskrouting/taskrouting-go/migrate/taskrouter"
 	"github.com/taskrouting/taskrouting-go/migrate/taskrouter/plan"
 	"github.com/taskrouting/taskrouting-go/mockserver"
 )
@@ -72,5 +73,41 @@ func TestVerifyFindsASwappedWorker(t *testing.T) {
 	want := []Mismatch{{Segment: "WQtech", Selected: 3, Eligible: 3, Extra: []string{"WK06"}}}
 	if diff := cmp.Diff(want, mm); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestPlanVerifiedReportsWhatStillMismatches: a segment that still does not verify after
+// falling back to a queue tag is a rulesMismatch finding with the counts. A worker selected by
+// 70 queues keeps 64 of its 70 queue tags (the API's limit, in tag order), so the 6 queues
+// whose tags sort last make nobody eligible where their expression selects that worker.
+func TestPlanVerifiedReportsWhatStillMismatches(t *testing.T) {
+	var queues []string
+	for i := range 70 {
+		queues = append(queues, fmt.Sprintf(`{"sid":"QA%02d","friendly_name":"All %02d","target_workers":"level >= %d"}`, i, i, -i))
+	}
+	ws, err := taskrouter.ParseWorkspace([]byte(`{"workers":[{"sid":"W1","attributes":"{\"level\":1}","available":true}],
+	 "task_queues":[` + strings.Join(queues, ",") + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, fellBack, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []plan.Finding
+	for _, f := range p.Findings {
+		if f.Kind == plan.KindRulesMismatch {
+			got = append(got, f)
+		}
+	}
+	for i := 64; i < 70; i++ {
+		want = append(want, plan.Finding{Kind: plan.KindRulesMismatch, Where: fmt.Sprintf("segment QA%02d", i),
+			Detail: "the service's matching rules make 0 workers eligible where the expression selects 1", Queues: []string{fmt.Sprintf("QA%02d", i)}})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rulesMismatch findings (-want +got):\n%s", diff)
+	}
+	if len(fellBack) != 6 {
+		t.Errorf("%d segments fell back, want 6: %+v", len(fellBack), fellBack)
 	}
 }
