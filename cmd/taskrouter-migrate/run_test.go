@@ -412,3 +412,45 @@ func TestHelpDocumentsBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressLines: shadow's progress says how many events it has read (and up to when)
+// while it reads the export, then how many reservations of how many it has compared.
+func TestProgressLines(t *testing.T) {
+	var b bytes.Buffer
+	progress := progressPrinter(&b, time.Now())
+	progress(shadow.Progress{Events: 10_000, At: time.Date(2026, 11, 2, 9, 30, 0, 0, time.UTC)})
+	progress(shadow.Progress{Events: 12_345, Reservations: 4_000, Compared: 1_000})
+	lines := strings.Split(b.String(), "\n")
+	if len(lines) != 3 || lines[0] != "read 10000 events (up to 2026-11-02T09:30:00Z)" ||
+		!strings.HasPrefix(lines[1], "compared 1000 of 4000 reservations (") || lines[2] != "" {
+		t.Errorf("progress lines:\n%s", b.String())
+	}
+}
+
+// TestShadowListsUntranslatedOnlyWhenThereIsSome: shadow's text report starts with the
+// plan's untranslated constructs by kind when there are any, and says nothing of them when
+// the plan translates everything.
+func TestShadowListsUntranslatedOnlyWhenThereIsSome(t *testing.T) {
+	clean := writeFile(t, "clean.json", `{"workers": [{"sid": "WK1", "attributes": "{\"skills\": [\"a\"]}"}],
+	 "task_queues": [{"sid": "WQa", "friendly_name": "A", "target_workers": "skills HAS 'a'"}],
+	 "workflows": [{"sid": "WW1", "configuration": "{\"task_routing\": {\"filters\": [], \"default_filter\": {\"queue\": \"WQa\"}}}"}]}`)
+	empty := writeFile(t, "events.jsonl", "\n")
+	for _, tc := range []struct {
+		name, workspace string
+		listed          bool
+	}{
+		{"every construct translated", clean, false},
+		{"untranslated constructs", testWorkspace, true},
+	} {
+		out, _, err := runCmd(t, "shadow", "-workspace", tc.workspace, "-events", empty, "-quiet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.HasPrefix(out, "plan: not translated\n  "); got != tc.listed {
+			t.Errorf("%s: untranslated listed %v, want %v:\n%s", tc.name, got, tc.listed, out)
+		}
+		if !tc.listed && strings.Contains(out, "not translated") {
+			t.Errorf("%s: output speaks of untranslated constructs:\n%s", tc.name, out)
+		}
+	}
+}
