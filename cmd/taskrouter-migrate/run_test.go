@@ -169,7 +169,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"plan", "-workspace", testWorkspace, "extra"}, errFlags, `unexpected argument "extra"`},
 		{[]string{"shadow", "-workspace", testWorkspace}, errFlags, "-events is required"},
 		{[]string{"shadow", "-workspace", testWorkspace, "-events", "e.jsonl", "-shards", "-1"}, errFlags, "-shards -1 is negative"},
+		{[]string{"shadow", "-workspace", testWorkspace, "-events", "e.jsonl", "-at", "noon"}, errFlags, `-at "noon" is not an RFC 3339 time`},
+		{[]string{"shadow", "-workspace", "no-such-workspace.json", "-events", "e.jsonl"}, os.ErrNotExist, "no-such-workspace.json"},
 		{[]string{"generate"}, errFlags, "-out is required"},
+		{[]string{"expr"}, errFlags, "want EXPRESSION and at most one DOCUMENT.json, got 0 arguments"},
+		{[]string{"expr", "1==1", "a.json", "b.json"}, errFlags, "got 3 arguments"},
+		{[]string{"expr", "-scope", "queue", "1==1"}, errFlags, `-scope "queue" is neither worker nor task`},
+		{[]string{"expr", "-at", "noon", "1==1"}, errFlags, `-at "noon" is not an RFC 3339 time`},
 		{[]string{"plan", "-nope"}, flag.ErrHelp, ""},
 	}
 	for _, tt := range tests {
