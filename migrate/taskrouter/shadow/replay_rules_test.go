@@ -3,6 +3,7 @@ package shadow
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/taskrouting/taskrouting-go/migrate/taskrouter"
@@ -171,7 +172,7 @@ func TestMockRequestsCountTheQuestionsPut(t *testing.T) {
 }
 
 // TestProgressEvery: Progress is called every ProgressEvery events read and every
-// ProgressEvery/10 reservations compared; 0 or less means every 10,000 events (and 1,000
+// ProgressEvery/10 reservations compared (every one under 10); 0 or less means every 10,000 events (and 1,000
 // reservations), so a short export reports no progress. The scenario has 19 events and 5
 // reservations.
 func TestProgressEvery(t *testing.T) {
@@ -187,6 +188,10 @@ func TestProgressEvery(t *testing.T) {
 		{0, nil},
 		{-1, nil},
 		{20, []Progress{{Events: 19, Reservations: 5, Compared: 2}, {Events: 19, Reservations: 5, Compared: 4}}},
+		// Under 10: every reservation compared.
+		{5, []Progress{{Events: 5, At: t0.Add(11 * time.Second)}, {Events: 10, At: t0.Add(101 * time.Second)}, {Events: 15, At: t0.Add(150 * time.Second)},
+			{Events: 19, Reservations: 5, Compared: 1}, {Events: 19, Reservations: 5, Compared: 2}, {Events: 19, Reservations: 5, Compared: 3},
+			{Events: 19, Reservations: 5, Compared: 4}, {Events: 19, Reservations: 5, Compared: 5}}},
 	} {
 		var calls []Progress
 		rep, err := Replay(t.Context(), ws, p, strings.NewReader(scenario), Options{
