@@ -1,6 +1,7 @@
 package shadow
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -234,5 +235,41 @@ func TestRejectingTwiceVetoesOnce(t *testing.T) {
 	}
 	if diff := cmp.Diff([][]string{nil, {"A"}, {"A"}}, got); diff != "" {
 		t.Errorf("vetoed at each reservation (-want +got):\n%s", diff)
+	}
+}
+
+// TestAtMostThreeQuestionsAReservation: a reservation's standing is asked in at most three
+// questions (the first 10 candidates, the first 100, then past 100 by vetoing the first 64);
+// a worker ranked past those is of unknown standing. Here 200 workers tie for first (one tag
+// each, ranked by id) and the reservation went to the last: 3 requests, standing unknown.
+func TestAtMostThreeQuestionsAReservation(t *testing.T) {
+	var workers []string
+	for i := range 200 {
+		workers = append(workers, fmt.Sprintf(`{"sid":"W%03d","attributes":"{\"skills\":[\"a\"]}","available":true}`, i))
+	}
+	ws, err := taskrouter.ParseWorkspace([]byte(`{"workers":[` + strings.Join(workers, ",") + `],
+	 "task_queues":[{"sid":"Qa","friendly_name":"A","target_workers":"skills HAS 'a'"}],
+	 "workflows":[{"sid":"F1","configuration":"{\"task_routing\":{\"filters\":[{\"filter_friendly_name\":\"all\",\"expression\":\"1==1\",\"targets\":[{\"queue\":\"Qa\"}]}]}}"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		created(1, "T1", "F1", `{}`),
+		reservation(2, "reservation.created", "T1", "W199", "Qa", "R1"),
+	}, "\n")
+	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{Shards: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Reservations) != 1 {
+		t.Fatalf("%d reservations", len(rep.Reservations))
+	}
+	got := []any{rep.Reservations[0].Standing, rep.Overall.Unknown, rep.MockRequests}
+	if diff := cmp.Diff([]any{StandingUnknown, 1, 3}, got); diff != "" {
+		t.Errorf("standing, unknown, mock requests (-want +got):\n%s", diff)
 	}
 }
