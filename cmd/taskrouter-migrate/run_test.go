@@ -404,7 +404,8 @@ func TestHelpDocumentsBounds(t *testing.T) {
 		want []string
 	}{
 		{"shadow", []string{"-shards int\n", "0 to the CPU count; 0: one per CPU (at most 8); above the CPU count: the CPU count, with a note\n"}},
-		{"generate", []string{"-queues int\n", "the workflows route to the first 30) (default 30)\n", "(at least 40) (default 240)\n"}},
+		{"generate", []string{"-queues int\n", "the workflows route to the first 30) (default 30)\n", "(at least 40) (default 240)\n",
+			"-events int\n    \tevents (default 100000)\n", "the same seed gives the same files (default 1)\n"}},
 	}
 	for _, tt := range tests {
 		_, help, err := runCmd(t, tt.verb, "-h")
