@@ -94,3 +94,22 @@ func TestDefaultFilterIndexIsMinusOne(t *testing.T) {
 		}
 	}
 }
+
+// TestActivityExpressionsAreReported: a queue expression that reads the worker's activity,
+// by name or by sid, is reported (activity); one that does not is not.
+func TestActivityExpressionsAreReported(t *testing.T) {
+	ws := wsJSON(t, worker("W1", map[string]any{"skills": []any{"a"}}, ""),
+		queue("Q1", "By name", "worker.activity_name == 'Idle'")+","+
+			queue("Q2", "By sid", "worker.activity_sid == 'WAidle'")+","+
+			queue("Q3", "Skills", "skills HAS 'a'"), "")
+	p := Build(ws, Options{Now: planTime})
+	var got []string
+	for _, f := range p.Findings {
+		if f.Kind == KindActivity {
+			got = append(got, f.Queues...)
+		}
+	}
+	if diff := cmp.Diff([]string{"Q1", "Q2"}, got); diff != "" {
+		t.Errorf("queues reported as reading the activity (-want +got):\n%s", diff)
+	}
+}
