@@ -273,3 +273,30 @@ func TestAtMostThreeQuestionsAReservation(t *testing.T) {
 		t.Errorf("standing, unknown, mock requests (-want +got):\n%s", diff)
 	}
 }
+
+// TestReservationFromAnUnknownQueueIsSkipped: a reservation from a queue the workspace does
+// not hold is skipped and counted under its reason, once per reservation.
+func TestReservationFromAnUnknownQueueIsSkipped(t *testing.T) {
+	ws, err := taskrouter.ParseWorkspace([]byte(rulesWorkspace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		created(1, "T1", "F1", `{}`),
+		reservation(2, "reservation.created", "T1", "A", "Qgone", "R1"),
+		reservation(3, "reservation.created", "T1", "B", "Qgone", "R2"),
+		reservation(4, "reservation.created", "T1", "A", "Qa", "R3"),
+	}, "\n")
+	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Skip{{Reason: "reservation from a queue not in the workspace", Events: 2}}
+	if diff := cmp.Diff(want, rep.Skipped); diff != "" || rep.Overall.Reservations != 1 {
+		t.Errorf("%d reservations compared; skips (-want +got):\n%s", rep.Overall.Reservations, diff)
+	}
+}
