@@ -215,13 +215,7 @@ func runShadow(ctx context.Context, args []string, stdout, stderr io.Writer, now
 	opts := shadow.Options{Shards: *shards}
 	began := time.Now()
 	if !*quiet {
-		opts.Progress = func(pr shadow.Progress) {
-			if pr.Reservations == 0 {
-				fmt.Fprintf(stderr, "read %d events (up to %s)\n", pr.Events, pr.At.Format(time.RFC3339))
-				return
-			}
-			fmt.Fprintf(stderr, "compared %d of %d reservations (%s)\n", pr.Compared, pr.Reservations, time.Since(began).Round(time.Second))
-		}
+		opts.Progress = progressPrinter(stderr, began)
 	}
 	rep, err := shadow.Replay(ctx, ws, p, f, opts)
 	if err != nil {
@@ -261,6 +255,18 @@ func runShadow(ctx context.Context, args []string, stdout, stderr io.Writer, now
 		return err
 	}
 	return pf.checkStrict(ws, p, empty...)
+}
+
+// progressPrinter prints a replay's progress on w: while the export is read, the events
+// read so far; then the reservations compared, with the time since began.
+func progressPrinter(w io.Writer, began time.Time) func(shadow.Progress) {
+	return func(pr shadow.Progress) {
+		if pr.Reservations == 0 {
+			fmt.Fprintf(w, "read %d events (up to %s)\n", pr.Events, pr.At.Format(time.RFC3339))
+			return
+		}
+		fmt.Fprintf(w, "compared %d of %d reservations (%s)\n", pr.Compared, pr.Reservations, time.Since(began).Round(time.Second))
+	}
 }
 
 func runGenerate(args []string, stdout, stderr io.Writer) error {

@@ -169,7 +169,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"plan", "-workspace", testWorkspace, "extra"}, errFlags, `unexpected argument "extra"`},
 		{[]string{"shadow", "-workspace", testWorkspace}, errFlags, "-events is required"},
 		{[]string{"shadow", "-workspace", testWorkspace, "-events", "e.jsonl", "-shards", "-1"}, errFlags, "-shards -1 is negative"},
+		{[]string{"shadow", "-workspace", testWorkspace, "-events", "e.jsonl", "-at", "noon"}, errFlags, `-at "noon" is not an RFC 3339 time`},
+		{[]string{"shadow", "-workspace", "no-such-workspace.json", "-events", "e.jsonl"}, os.ErrNotExist, "no-such-workspace.json"},
 		{[]string{"generate"}, errFlags, "-out is required"},
+		{[]string{"expr"}, errFlags, "want EXPRESSION and at most one DOCUMENT.json, got 0 arguments"},
+		{[]string{"expr", "1==1", "a.json", "b.json"}, errFlags, "got 3 arguments"},
+		{[]string{"expr", "-scope", "queue", "1==1"}, errFlags, `-scope "queue" is neither worker nor task`},
+		{[]string{"expr", "-at", "noon", "1==1"}, errFlags, `-at "noon" is not an RFC 3339 time`},
 		{[]string{"plan", "-nope"}, flag.ErrHelp, ""},
 	}
 	for _, tt := range tests {
@@ -398,7 +404,8 @@ func TestHelpDocumentsBounds(t *testing.T) {
 		want []string
 	}{
 		{"shadow", []string{"-shards int\n", "0 to the CPU count; 0: one per CPU (at most 8); above the CPU count: the CPU count, with a note\n"}},
-		{"generate", []string{"-queues int\n", "the workflows route to the first 30) (default 30)\n", "(at least 40) (default 240)\n"}},
+		{"generate", []string{"-queues int\n", "the workflows route to the first 30) (default 30)\n", "(at least 40) (default 240)\n",
+			"-events int\n    \tevents (default 100000)\n", "the same seed gives the same files (default 1)\n"}},
 	}
 	for _, tt := range tests {
 		_, help, err := runCmd(t, tt.verb, "-h")
@@ -409,6 +416,48 @@ func TestHelpDocumentsBounds(t *testing.T) {
 			if !strings.Contains(help, w) {
 				t.Errorf("%s -h lacks %q:\n%s", tt.verb, w, help)
 			}
+		}
+	}
+}
+
+// TestProgressLines: shadow's progress says how many events it has read (and up to when)
+// while it reads the export, then how many reservations of how many it has compared.
+func TestProgressLines(t *testing.T) {
+	var b bytes.Buffer
+	progress := progressPrinter(&b, time.Now())
+	progress(shadow.Progress{Events: 10_000, At: time.Date(2026, 11, 2, 9, 30, 0, 0, time.UTC)})
+	progress(shadow.Progress{Events: 12_345, Reservations: 4_000, Compared: 1_000})
+	lines := strings.Split(b.String(), "\n")
+	if len(lines) != 3 || lines[0] != "read 10000 events (up to 2026-11-02T09:30:00Z)" ||
+		!strings.HasPrefix(lines[1], "compared 1000 of 4000 reservations (") || lines[2] != "" {
+		t.Errorf("progress lines:\n%s", b.String())
+	}
+}
+
+// TestShadowListsUntranslatedOnlyWhenThereIsSome: shadow's text report starts with the
+// plan's untranslated constructs by kind when there are any, and says nothing of them when
+// the plan translates everything.
+func TestShadowListsUntranslatedOnlyWhenThereIsSome(t *testing.T) {
+	clean := writeFile(t, "clean.json", `{"workers": [{"sid": "WK1", "attributes": "{\"skills\": [\"a\"]}"}],
+	 "task_queues": [{"sid": "WQa", "friendly_name": "A", "target_workers": "skills HAS 'a'"}],
+	 "workflows": [{"sid": "WW1", "configuration": "{\"task_routing\": {\"filters\": [], \"default_filter\": {\"queue\": \"WQa\"}}}"}]}`)
+	empty := writeFile(t, "events.jsonl", "\n")
+	for _, tc := range []struct {
+		name, workspace string
+		listed          bool
+	}{
+		{"every construct translated", clean, false},
+		{"untranslated constructs", testWorkspace, true},
+	} {
+		out, _, err := runCmd(t, "shadow", "-workspace", tc.workspace, "-events", empty, "-quiet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.HasPrefix(out, "plan: not translated\n  "); got != tc.listed {
+			t.Errorf("%s: untranslated listed %v, want %v:\n%s", tc.name, got, tc.listed, out)
+		}
+		if !tc.listed && strings.Contains(out, "not translated") {
+			t.Errorf("%s: output speaks of untranslated constructs:\n%s", tc.name, out)
 		}
 	}
 }

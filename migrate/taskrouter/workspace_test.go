@@ -2,6 +2,7 @@ package taskrouter
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -218,5 +219,15 @@ func TestReadWorkspaceDirectoryNeedsItsLists(t *testing.T) {
 	}
 	if _, err := ReadWorkspace(dir); !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "workers.json") {
 		t.Errorf("no workers.json: err = %v", err)
+	}
+}
+
+// TestReadWorkspaceOfAMissingPath: a path that does not exist is an error that says so and
+// names the path.
+func TestReadWorkspaceOfAMissingPath(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "export.json")
+	ws, err := ReadWorkspace(missing)
+	if !errors.Is(err, os.ErrNotExist) || !strings.Contains(fmt.Sprint(err), missing) || ws != nil {
+		t.Errorf("ReadWorkspace(%s) = %v, %v; want nil and an error naming the missing path", missing, ws, err)
 	}
 }

@@ -146,6 +146,9 @@ func TestParseErrors(t *testing.T) {
 		// lone "-" ending it is an unexpected character (no read past the end).
 		{`skills ->`, SyntaxError{Pos: 9, Expected: "a key or a constant (string, number, true, false, [list])", Found: "end of expression"}},
 		{`a == -`, SyntaxError{Pos: 5, Expected: "a key, a constant, an operator or a parenthesis", Found: `'-'`}},
+		// The same right after a key: "->" is HAS, a hyphen ending the key is refused.
+		{`skills->`, SyntaxError{Pos: 8, Expected: "a key or a constant (string, number, true, false, [list])", Found: "end of expression"}},
+		{`first-`, SyntaxError{Pos: 5, Expected: "a key without hyphens (TaskRouter expressions do not support them)", Found: `"-"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {

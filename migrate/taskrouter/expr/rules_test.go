@@ -324,3 +324,34 @@ func TestSkillTermsAndIsTrueEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalMembership: IN, NOT IN, HAS and CONTAINS as the package doc states them. IN with an
+// array on its left is true when any element is in the right side; a scalar is IN an array
+// holding it or equal to a scalar; null is in nothing; HAS needs an array on its left;
+// CONTAINS is a substring test on a string or on any string element of an array.
+func TestEvalMembership(t *testing.T) {
+	runEvalCases(t, []evalCase{
+		{"an array IN: its first element listed", `langs IN ["en", "fr"]`, `{"langs": ["en", "de"]}`, true},
+		{"an array IN: a middle element listed", `langs IN ["fr"]`, `{"langs": ["en", "fr", "de"]}`, true},
+		{"an array IN: its last element listed", `langs IN ["de"]`, `{"langs": ["en", "fr", "de"]}`, true},
+		{"an array IN: no element listed", `langs IN ["it", "pt"]`, `{"langs": ["en", "fr"]}`, false},
+		{"an empty array IN", `langs IN ["en"]`, `{"langs": []}`, false},
+		{"an array NOT IN: an element listed", `langs NOT IN ["fr"]`, `{"langs": ["en", "fr"]}`, false},
+		{"an array NOT IN: no element listed", `langs NOT IN ["it"]`, `{"langs": ["en", "fr"]}`, true},
+		{"an array IN an array attribute", `langs IN spoken`, `{"langs": ["de", "fr"], "spoken": ["en", "fr"]}`, true},
+		{"a scalar IN an array attribute", `lang IN spoken`, `{"lang": "fr", "spoken": ["en", "fr"]}`, true},
+		{"a scalar IN an equal scalar", `lang IN other`, `{"lang": "fr", "other": "fr"}`, true},
+		{"a scalar IN another scalar", `lang IN other`, `{"lang": "fr", "other": "en"}`, false},
+		{"null IN an array holding null", `a IN b`, `{"a": null, "b": [null]}`, false},
+		{"null NOT IN", `a NOT IN b`, `{"a": null, "b": [null]}`, true},
+		{"an array HAS an element", `skills HAS "tech"`, `{"skills": ["sales", "tech"]}`, true},
+		{"an array HAS no such element", `skills HAS "tech"`, `{"skills": ["sales"]}`, false},
+		{"a string HAS itself: HAS needs an array", `skill HAS "tech"`, `{"skill": "tech"}`, false},
+		{"-> is HAS", `skills -> "tech"`, `{"skills": ["tech"]}`, true},
+		{"CONTAINS in a string", `name CONTAINS "ill"`, `{"name": "billing"}`, true},
+		{"CONTAINS not in a string", `name CONTAINS "x"`, `{"name": "billing"}`, false},
+		{"CONTAINS in a later string element", `names CONTAINS "ill"`, `{"names": [1, "sales", "billing"]}`, true},
+		{"CONTAINS in no string element", `names CONTAINS "ill"`, `{"names": [1, "sales"]}`, false},
+		{"CONTAINS on a number", `n CONTAINS "1"`, `{"n": 1}`, false},
+	}, time.Time{})
+}

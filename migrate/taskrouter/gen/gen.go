@@ -80,21 +80,8 @@ func Workspace(cfg Config) []byte {
 	}
 	var workers []worker
 	for i := range cfg.Workers {
-		attrs := map[string]any{
-			"skills":    pick(rng, skills, 2+rng.IntN(3)),
-			"languages": append([]string{"en"}, pick(rng, languages[1:], rng.IntN(3))...),
-			"level":     1 + rng.IntN(5),
-			"team":      teams[rng.IntN(len(teams))],
-			"email":     fmt.Sprintf("agent%03d@example.com", i),
-		}
-		if i%2 == 1 { // half the agents speak no English: the language queues mean something
-			attrs["languages"] = pick(rng, languages[1:], 1+rng.IntN(2))
-		}
+		attrs, act := agentProfile(rng, i)
 		b, _ := json.Marshal(attrs)
-		act := activities[0]
-		if rng.IntN(3) == 0 {
-			act = activities[3]
-		}
 		workers = append(workers, worker{Sid: fmt.Sprintf("WK%032d", i), FriendlyName: fmt.Sprintf("agent%03d", i),
 			Attributes: string(b), ActivitySid: act.Sid, ActivityName: act.FriendlyName, Available: act.Available})
 	}
@@ -102,6 +89,29 @@ func Workspace(cfg Config) []byte {
 	queues = append(queues, moreQueues(len(queues), cfg.Queues)...)
 	b, _ := json.MarshalIndent(map[string]any{"workers": workers, "task_queues": queues, "workflows": workflows, "activities": activities}, "", " ")
 	return b
+}
+
+// agentProfile draws the attributes and the starting activity of worker i.
+//
+// mutation:ignore: free data. How many skills, which languages, levels and teams, and which
+// share starts offline are the generator's choices; its tests check what it promises (seeded
+// output, the sizes asked for, every path of the planner used), which any other draw keeps.
+func agentProfile(rng *rand.Rand, i int) (map[string]any, taskrouter.Activity) {
+	attrs := map[string]any{
+		"skills":    pick(rng, skills, 2+rng.IntN(3)),
+		"languages": append([]string{"en"}, pick(rng, languages[1:], rng.IntN(3))...),
+		"level":     1 + rng.IntN(5),
+		"team":      teams[rng.IntN(len(teams))],
+		"email":     fmt.Sprintf("agent%03d@example.com", i),
+	}
+	if i%2 == 1 { // half the agents speak no English: the language queues mean something
+		attrs["languages"] = pick(rng, languages[1:], 1+rng.IntN(2))
+	}
+	act := activities[0]
+	if rng.IntN(3) == 0 {
+		act = activities[3]
+	}
+	return attrs, act
 }
 
 // pick returns n distinct items of from.
@@ -138,6 +148,23 @@ func queuesAndWorkflows() ([]taskrouter.TaskQueue, []map[string]any) {
 	add("north and south", "team IN ['north', 'south']")                         // 27
 	add("day shift sales", "skills HAS 'sales' AND taskrouter.currentHour < 20") // 28
 	add("everyone", "1==1")                                                      // 29
+	names := []string{"support", "sales", "logistics", "risk", "general"}
+	var wfs []map[string]any
+	for i, filters := range workflowFilters() {
+		cfg, _ := json.Marshal(map[string]any{"task_routing": map[string]any{"filters": filters, "default_filter": map[string]any{"queue": qsid(29)}}})               // mutation:ignore: free data (the default queue)
+		wfs = append(wfs, map[string]any{"sid": fmt.Sprintf("WW%032d", i), "friendly_name": names[i], "configuration": string(cfg), "task_reservation_timeout": 120}) // mutation:ignore: free data (the reservation timeout)
+	}
+	return qs, wfs
+}
+
+// workflowFilters are the filters of the 5 workflows: which task attributes each matches, and
+// the queues, priorities, timeouts and target expressions of its targets.
+//
+// mutation:ignore: free data. Which queue a filter targets and with what priority and timeout
+// are the generator's choices; its tests check what it promises (seeded output, the sizes
+// asked for, every path of the planner used: escalation, a narrowing target expression, one
+// comparing task and worker, a known worker), which the strings of this table carry.
+func workflowFilters() [][]map[string]any {
 	q := func(i int) string { return qsid(i) }
 	target := func(queue int, prio, timeout float64) map[string]any {
 		t := map[string]any{"queue": q(queue), "priority": prio}
@@ -149,7 +176,7 @@ func queuesAndWorkflows() ([]taskrouter.TaskQueue, []map[string]any) {
 	filter := func(name, expression string, targets ...map[string]any) map[string]any {
 		return map[string]any{"filter_friendly_name": name, "expression": expression, "targets": targets}
 	}
-	configs := [][]map[string]any{
+	return [][]map[string]any{
 		{ // support
 			filter("billing es", "type == 'billing' AND language == 'es'", target(1, 10, 60), target(25, 10, 60), target(26, 15, 0)),
 			filter("billing", "type == 'billing'", target(0, 5, 120), target(26, 5, 0)),
@@ -180,13 +207,6 @@ func queuesAndWorkflows() ([]taskrouter.TaskQueue, []map[string]any) {
 			filter("refunds", "type == 'refunds'", target(15, 3, 60), target(17, 3, 0)),
 		},
 	}
-	names := []string{"support", "sales", "logistics", "risk", "general"}
-	var wfs []map[string]any
-	for i, filters := range configs {
-		cfg, _ := json.Marshal(map[string]any{"task_routing": map[string]any{"filters": filters, "default_filter": map[string]any{"queue": q(29)}}})
-		wfs = append(wfs, map[string]any{"sid": fmt.Sprintf("WW%032d", i), "friendly_name": names[i], "configuration": string(cfg), "task_reservation_timeout": 120})
-	}
-	return qs, wfs
 }
 
 // moreQueues makes queues from to n-1: each pair of skills with one language, then with
@@ -219,8 +239,9 @@ var taskTypes = []struct {
 	typ string
 	wf  int
 }{
+	// mutation:ignore: free data (which workflow each type enters), here and on the next line
 	{"billing", 0}, {"tech", 0}, {"sales", 1}, {"callback", 1}, {"shipping", 2}, {"delivery", 2}, {"returns", 2},
-	{"hardware", 2}, {"fraud", 3}, {"accounts", 3}, {"network", 4}, {"mobile", 4}, {"retention", 4}, {"refunds", 4}, {"other", 4},
+	{"hardware", 2}, {"fraud", 3}, {"accounts", 3}, {"network", 4}, {"mobile", 4}, {"retention", 4}, {"refunds", 4}, {"other", 4}, // mutation:ignore
 }
 
 // Events writes cfg.Events events of a simulated history of the workspace Workspace(cfg)
@@ -318,14 +339,14 @@ func (s *sim) run() error {
 	task := 0
 	for s.n < s.cfg.Events && s.err == nil {
 		// A new task every 2-8 seconds; first whatever is due before it.
-		next := s.now.Add(time.Duration(2000+s.rng.IntN(6000)) * time.Millisecond)
+		next := s.now.Add(time.Duration(2000+s.rng.IntN(6000)) * time.Millisecond) // mutation:ignore: free data (arrival gaps)
 		for s.pending.Len() > 0 && !s.pending[0].at.After(next) {
 			p := heap.Pop(&s.pending).(pending)
 			s.now = p.at
 			p.fn()
 		}
 		s.now = next
-		if s.rng.IntN(4) == 0 {
+		if s.rng.IntN(4) == 0 { // mutation:ignore: free data (how often shifts change)
 			s.shiftChange()
 		}
 		task++
@@ -345,11 +366,11 @@ func (s *sim) shiftChange() {
 	}
 	if a.available {
 		act := activities[2]
-		if s.rng.IntN(3) == 0 {
+		if s.rng.IntN(3) == 0 { // mutation:ignore: free data (offline or on a break)
 			act = activities[3]
 		}
 		s.setActivity(a, act)
-		s.later(time.Duration(5+s.rng.IntN(40))*time.Minute, func() {
+		s.later(time.Duration(5+s.rng.IntN(40))*time.Minute, func() { // mutation:ignore: free data (break lengths)
 			if !a.available && !a.busy {
 				s.setActivity(a, activities[0])
 			}
@@ -362,6 +383,7 @@ func (s *sim) shiftChange() {
 func (s *sim) task(sid string) {
 	tt := taskTypes[s.rng.IntN(len(taskTypes))]
 	attrs := map[string]any{"type": tt.typ, "language": languages[s.rng.IntN(len(languages))],
+		// mutation:ignore: free data (the odds and ranges of task attributes)
 		"vip": s.rng.IntN(5) == 0, "amount": s.rng.IntN(1000), "tier": []string{"basic", "plus", "pro"}[s.rng.IntN(3)], "min_level": 1 + s.rng.IntN(5)}
 	if tt.typ == "callback" {
 		attrs["owner"] = s.agents[s.rng.IntN(len(s.agents))].sid
@@ -398,7 +420,8 @@ func (s *sim) reserve(task string, rule *plan.Rule, tier, attempt int, tried []s
 		}
 	}
 	if len(free) == 0 {
-		s.later(time.Duration(20+s.rng.IntN(40))*time.Second, func() { s.reserve(task, rule, tier+1, attempt+1, tried) })
+		wait := time.Duration(20+s.rng.IntN(40)) * time.Second // mutation:ignore: free data (the wait for a free worker)
+		s.later(wait, func() { s.reserve(task, rule, tier+1, attempt+1, tried) })
 		return
 	}
 	a := free[s.rng.IntN(len(free))]
@@ -406,18 +429,19 @@ func (s *sim) reserve(task string, rule *plan.Rule, tier, attempt int, tried []s
 	resv := fmt.Sprintf("WR%s%02d", task[2:], attempt)
 	data := map[string]any{"task_sid": task, "worker_sid": a.sid, "task_queue_sid": t.TaskQueue, "reservation_sid": resv}
 	s.emit(taskrouter.EventReservationCreated, data)
-	roll := s.rng.IntN(100)
-	s.later(time.Duration(3+s.rng.IntN(25))*time.Second, func() {
+	// The odds of accept, reject and time out, and the delays, are free data of the history.
+	roll := s.rng.IntN(100)                                       // mutation:ignore: free data
+	s.later(time.Duration(3+s.rng.IntN(25))*time.Second, func() { // mutation:ignore: free data
 		switch {
-		case roll < 80:
+		case roll < 80: // mutation:ignore: free data
 			s.emit(taskrouter.EventReservationAccepted, data)
 			s.setActivity(a, activities[1])
-			s.later(time.Duration(60+s.rng.IntN(600))*time.Second, func() {
+			s.later(time.Duration(60+s.rng.IntN(600))*time.Second, func() { // mutation:ignore: free data (handling times)
 				s.emit(taskrouter.EventTaskCompleted, map[string]any{"task_sid": task, "worker_sid": a.sid})
 				a.busy = false
 				s.setActivity(a, activities[0])
 			})
-		case roll < 92:
+		case roll < 92: // mutation:ignore: free data
 			s.emit(taskrouter.EventReservationRejected, data)
 			a.busy = false
 			s.reserve(task, rule, tier, attempt+1, append(tried, a.sid))

@@ -121,3 +121,30 @@ func gen30(t *testing.T) *taskrouter.Workspace {
 	}
 	return ws
 }
+
+// TestConfigDefaults: the sizes and start Config documents (default 240 workers and at least
+// 40, at least 30 queues, 100,000 events, a start on Monday 2026-11-02 08:00 UTC), and values
+// that are set are kept.
+func TestConfigDefaults(t *testing.T) {
+	monday := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
+	later := time.Date(2027, 3, 4, 5, 6, 7, 0, time.UTC)
+	tests := []struct {
+		name    string
+		in, out Config
+	}{
+		{"zero", Config{}, Config{Workers: 240, Queues: 30, Events: 100_000, Start: monday}},
+		{"negative", Config{Workers: -1, Queues: -1, Events: -1}, Config{Workers: 240, Queues: 30, Events: 100_000, Start: monday}},
+		{"smallest kept", Config{Seed: 5, Workers: 40, Queues: 30, Events: 1, Start: later}, Config{Seed: 5, Workers: 40, Queues: 30, Events: 1, Start: later}},
+		{"raised to the minimum", Config{Workers: 39, Queues: 29, Events: 2}, Config{Workers: 40, Queues: 30, Events: 2, Start: monday}},
+		{"one worker", Config{Workers: 1}, Config{Workers: 40, Queues: 30, Events: 100_000, Start: monday}},
+		{"larger kept", Config{Workers: 241, Queues: 31, Events: 100_001}, Config{Workers: 241, Queues: 31, Events: 100_001, Start: monday}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.out, tt.in.withDefaults()); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+	if monday.Weekday() != time.Monday {
+		t.Errorf("the default start is a %s", monday.Weekday())
+	}
+}

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,5 +64,42 @@ func TestUnparsableFilterMatchesNoTask(t *testing.T) {
 	}
 	if diff := cmp.Diff([]Kind{KindUnparsable}, kinds(p)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
+// TestUnparsableQueueExpressionIsReported: a queue whose target_workers does not parse is
+// reported as unparsable (where, what, which queue) and selected by a queue tag of its own;
+// no worker carries the tag, since no worker can be said to match.
+func TestUnparsableQueueExpressionIsReported(t *testing.T) {
+	ws := wsJSON(t, worker("W1", map[string]any{"skills": []any{"a"}}, ""),
+		queue("Q1", "Broken", "skills HAS (")+","+queue("Q2", "A", "skills HAS 'a'"), "")
+	p := Build(ws, Options{Now: planTime})
+	var got []Finding
+	for _, f := range p.Findings {
+		if f.Kind == KindUnparsable {
+			if f.Detail == "" {
+				t.Error("the finding has no detail")
+			}
+			f.Detail = ""
+			got = append(got, f)
+		}
+	}
+	want := []Finding{{Kind: KindUnparsable, Where: "task queue Q1 (Broken)", Expression: "skills HAS (", Queues: []string{"Q1"}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("unparsable findings (-want +got):\n%s", diff)
+	}
+	s, ok := p.Segment("Q1")
+	if !ok {
+		t.Fatal("no segment for the queue that does not parse")
+	}
+	if diff := cmp.Diff([]any{StrategyQueueTag, 1, 0}, []any{s.Strategy, len(s.Tags), len(s.Workers)}); diff != "" {
+		t.Errorf("segment Q1: strategy, tags, workers (-want +got):\n%s", diff)
+	}
+	for _, w := range p.Workers {
+		for _, tag := range s.Tags {
+			if slices.Contains(w.Tags, tag) {
+				t.Errorf("worker %s carries the tag %s of the queue that does not parse", w.ID, tag)
+			}
+		}
 	}
 }

@@ -2,9 +2,12 @@ package shadow
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/taskrouting/taskrouting-go/migrate/taskrouter"
 	"github.com/taskrouting/taskrouting-go/migrate/taskrouter/plan"
 	"github.com/taskrouting/taskrouting-go/mockserver"
 )
@@ -35,5 +38,76 @@ func TestAskReportsARefusedQuestion(t *testing.T) {
 	rk := &ranking{tags: tags}
 	if err := a.ask(t.Context(), rk, 0); err == nil || !strings.Contains(err.Error(), "suggest workers") {
 		t.Fatalf("ask with 33 tags: %v (ranking %+v); want a suggest workers error", err, rk)
+	}
+}
+
+// TestVerifySkipsASegmentWithoutTags: a segment with no tags (Build makes none; a plan edited
+// by hand may hold one) has nothing to verify: Verify neither asks about it nor reports it.
+func TestVerifySkipsASegmentWithoutTags(t *testing.T) {
+	p := plan.Build(workspace(t), plan.Options{Now: t0})
+	p.Segments = append(p.Segments, plan.Segment{ID: "WQnone", Queue: "WQnone", Workers: []string{"WK01"}})
+	mm, err := verify(t.Context(), p, mockserver.WithMatcher(mockserver.MatcherConfig{Rules: mockserver.RulesEveryTag}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mm) != 0 {
+		t.Errorf("mismatches %+v, want none", mm)
+	}
+}
+
+// TestVerifyFindsASwappedWorker: a segment whose tags make as many workers eligible as its
+// expression selects, but not the same ones (one selected worker swapped for another), is a
+// mismatch naming the worker eligible without being selected.
+func TestVerifyFindsASwappedWorker(t *testing.T) {
+	p := plan.Build(workspace(t), plan.Options{Now: t0})
+	s, _ := p.Segment("WQtech")
+	i := slices.Index(s.Workers, "WK06")
+	if i < 0 || slices.Contains(s.Workers, "WK01") {
+		t.Fatalf("WQtech selects %v: want WK06 in it and WK01 not", s.Workers)
+	}
+	s.Workers[i] = "WK01"
+	mm, err := verify(t.Context(), p, mockserver.WithMatcher(mockserver.MatcherConfig{Rules: mockserver.RulesEveryTag}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Mismatch{{Segment: "WQtech", Selected: 3, Eligible: 3, Extra: []string{"WK06"}}}
+	if diff := cmp.Diff(want, mm); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestPlanVerifiedReportsWhatStillMismatches: a segment that still does not verify after
+// falling back to a queue tag is a rulesMismatch finding with the counts. A worker selected by
+// 70 queues keeps 64 of its 70 queue tags (the API's limit, in tag order), so the 6 queues
+// whose tags sort last make nobody eligible where their expression selects that worker.
+func TestPlanVerifiedReportsWhatStillMismatches(t *testing.T) {
+	var queues []string
+	for i := range 70 {
+		queues = append(queues, fmt.Sprintf(`{"sid":"QA%02d","friendly_name":"All %02d","target_workers":"level >= %d"}`, i, i, -i))
+	}
+	ws, err := taskrouter.ParseWorkspace([]byte(`{"workers":[{"sid":"W1","attributes":"{\"level\":1}","available":true}],
+	 "task_queues":[` + strings.Join(queues, ",") + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, fellBack, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []plan.Finding
+	for _, f := range p.Findings {
+		if f.Kind == plan.KindRulesMismatch {
+			got = append(got, f)
+		}
+	}
+	for i := 64; i < 70; i++ {
+		want = append(want, plan.Finding{Kind: plan.KindRulesMismatch, Where: fmt.Sprintf("segment QA%02d", i),
+			Detail: "the service's matching rules make 0 workers eligible where the expression selects 1", Queues: []string{fmt.Sprintf("QA%02d", i)}})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rulesMismatch findings (-want +got):\n%s", diff)
+	}
+	if len(fellBack) != 6 {
+		t.Errorf("%d segments fell back, want 6: %+v", len(fellBack), fellBack)
 	}
 }

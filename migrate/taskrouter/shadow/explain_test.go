@@ -1,6 +1,7 @@
 package shadow
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -47,5 +48,33 @@ func TestExplain(t *testing.T) {
 				t.Errorf("agree, tie, rank, here, there (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestHereNamesAtMostEightOfATie: this service's choice names at most 8 workers of a tie
+// for first and says how many more tie (TieSize counts them all, also past those a caller
+// listed).
+func TestHereNamesAtMostEightOfATie(t *testing.T) {
+	tied := func(n int) []taskrouting.Candidate {
+		var cs []taskrouting.Candidate
+		for i := range n {
+			cs = append(cs, taskrouting.Candidate{WorkerID: fmt.Sprintf("w%d", i), Eligible: true, Score: 1})
+		}
+		return cs
+	}
+	listed10of12 := Explain(tied(10), "w0")
+	listed10of12.TieSize = 12
+	for _, tc := range []struct {
+		name string
+		e    Explanation
+		want string
+	}{
+		{"a tie of 8", Explain(tied(8), "w0"), "w0     score 1  (tie of 8: w0 w1 w2 w3 w4 w5 w6 w7)"},
+		{"a tie of 9", Explain(tied(9), "w0"), "w0     score 1  (tie of 9: w0 w1 w2 w3 w4 w5 w6 w7 and 1 more)"},
+		{"10 listed of a tie of 12", listed10of12, "w0     score 1  (tie of 12: w0 w1 w2 w3 w4 w5 w6 w7 and 4 more)"},
+	} {
+		if diff := cmp.Diff(tc.want, tc.e.Here()); diff != "" {
+			t.Errorf("%s: Here (-want +got):\n%s", tc.name, diff)
+		}
 	}
 }

@@ -43,7 +43,7 @@ func newMirror(start time.Time, extra ...mockserver.Option) (*mirror, error) {
 		return nil, fmt.Errorf("mock server: %w", err)
 	}
 	hc := &http.Client{Transport: handlerTransport{srv.Handler()}}
-	c, err := taskrouting.NewClient(inProcessBase, srv.APIKey(), taskrouting.WithHTTPClient(hc), taskrouting.WithMaxRetries(0))
+	c, err := taskrouting.NewClient(inProcessBase, srv.APIKey(), taskrouting.WithHTTPClient(hc), taskrouting.WithMaxRetries(0)) // mutation:ignore: the in-process mock server has no limits and no faults, so no answer is retried
 	if err != nil {
 		srv.Close()
 		return nil, err
@@ -125,7 +125,7 @@ func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	t.h.ServeHTTP(w, r)
 	return &http.Response{
 		Status: fmt.Sprintf("%d %s", w.status, http.StatusText(w.status)), StatusCode: w.status,
-		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, // mutation:ignore: the client reads no protocol version
 		Header: w.header, Body: io.NopCloser(bytes.NewReader(w.body.Bytes())),
 		ContentLength: int64(w.body.Len()), Request: r,
 	}, nil

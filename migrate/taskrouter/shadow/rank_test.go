@@ -107,3 +107,49 @@ func TestVerifyPast100Workers(t *testing.T) {
 		t.Errorf("150 eligible, 120 selected: %+v", mm)
 	}
 }
+
+// TestDetailNamesAtMostTenOfATie: a reservation's detail names the first 10 workers of the
+// tie for first and counts them all (Reservation.Tie and TieSize); the worker's own
+// candidate is kept beside them when it is past the tenth.
+func TestDetailNamesAtMostTenOfATie(t *testing.T) {
+	tied := func(n int) []candidate {
+		var cs []candidate
+		for i := range n {
+			cs = append(cs, candidate{WorkerID: fmt.Sprintf("W%02d", i), Eligible: true, Score: 1})
+		}
+		return append(cs, candidate{WorkerID: "LOW", Eligible: true, Score: 0.5})
+	}
+	names := func(from, to int) []string {
+		var out []string
+		for i := from; i < to; i++ {
+			out = append(out, fmt.Sprintf("W%02d", i))
+		}
+		return out
+	}
+	tests := []struct {
+		name      string
+		ranked    []candidate
+		worker    string
+		top       []string
+		self      string
+		tie, rank int
+	}{
+		{"a tie of 9", tied(9), "W08", names(0, 9), "W08", 9, 9},
+		{"a tie of 10", tied(10), "W09", names(0, 10), "W09", 10, 10},
+		{"a tie of 11: the eleventh is not named", tied(11), "W10", names(0, 10), "W10", 11, 11},
+		{"a tie of 12, the worker below it", tied(12), "LOW", names(0, 10), "LOW", 12, 13},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			top, self, tie, rank := answer{ranked: tt.ranked}.detail(tt.worker)
+			selfID := ""
+			if self != nil {
+				selfID = self.WorkerID
+			}
+			got := []any{ids(top), selfID, tie, rank}
+			if diff := cmp.Diff([]any{tt.top, tt.self, tt.tie, tt.rank}, got); diff != "" {
+				t.Errorf("top, self, tie, rank (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,8 +1,10 @@
 package shadow
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/taskrouting/taskrouting-go/migrate/taskrouter"
@@ -94,5 +96,207 @@ func TestReplayRules(t *testing.T) {
 	}
 	if len(rep.Skipped) != 0 {
 		t.Errorf("skipped: %+v", rep.Skipped)
+	}
+}
+
+// TestReservationsWithoutSidPairByTaskAndWorker: an export whose reservation events carry
+// no reservation_sid pairs each outcome with its reservation by task and worker, so two
+// reservations open at once keep their own outcomes.
+func TestReservationsWithoutSidPairByTaskAndWorker(t *testing.T) {
+	ws := workspace(t)
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sids := range [][2]string{{"", ""}, {"WR1", "WR2"}} {
+		in := strings.Join([]string{
+			created(1, "WT1", "WWsupport", `{"type":"billing","language":"es"}`),
+			created(2, "WT2", "WWsupport", `{"type":"tech"}`),
+			reservation(3, "reservation.created", "WT1", "WK01", "WQbilling_es", sids[0]),
+			reservation(4, "reservation.created", "WT2", "WK06", "WQtech", sids[1]),
+			reservation(5, "reservation.accepted", "WT1", "WK01", "WQbilling_es", sids[0]),
+			reservation(6, "reservation.rejected", "WT2", "WK06", "WQtech", sids[1]),
+		}, "\n")
+		rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [][3]string
+		for _, r := range rep.Reservations {
+			got = append(got, [3]string{r.Task, r.Worker, r.Ended})
+		}
+		want := [][3]string{{"WT1", "WK01", "accepted"}, {"WT2", "WK06", "rejected"}}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("sids %q: reservations (-want +got):\n%s", sids, diff)
+		}
+		if len(rep.Skipped) != 0 {
+			t.Errorf("sids %q: skipped %+v", sids, rep.Skipped)
+		}
+	}
+}
+
+// TestMockRequestsCountTheQuestionsPut: Report.MockRequests counts the suggest-workers
+// questions and the availability changes sent, and the replay asks only what it must: a
+// ranking still valid is reused, and an availability change is sent only before a tag set
+// the worker shares is asked about. Here: T1's reservation asks once (A and B, a complete
+// list); B and D go offline, which forgets that ranking; T2's reservation sends B's change
+// (B carries the tag asked about), not D's, and asks once more: 3 requests.
+func TestMockRequestsCountTheQuestionsPut(t *testing.T) {
+	ws, err := taskrouter.ParseWorkspace([]byte(rulesWorkspace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		created(1, "T1", "F1", `{}`),
+		reservation(2, "reservation.created", "T1", "A", "Qa", "R1"),
+		activity(3, "B", "WAoff"),
+		activity(4, "D", "WAoff"),
+		created(5, "T2", "F1", `{}`),
+		reservation(6, "reservation.created", "T2", "A", "Qa", "R2"),
+	}, "\n")
+	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{Shards: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var standings []string
+	for _, r := range rep.Reservations {
+		standings = append(standings, r.Standing)
+	}
+	got := []any{standings, rep.MockRequests}
+	if diff := cmp.Diff([]any{[]string{StandingTie, StandingFirst}, 3}, got); diff != "" {
+		t.Errorf("standings, mock requests (-want +got):\n%s", diff)
+	}
+}
+
+// TestProgressEvery: Progress is called every ProgressEvery events read and every
+// ProgressEvery/10 reservations compared (every one under 10); 0 or less means every 10,000 events (and 1,000
+// reservations), so a short export reports no progress. The scenario has 19 events and 5
+// reservations.
+func TestProgressEvery(t *testing.T) {
+	ws := workspace(t)
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		every int
+		want  []Progress
+	}{
+		{0, nil},
+		{-1, nil},
+		{20, []Progress{{Events: 19, Reservations: 5, Compared: 2}, {Events: 19, Reservations: 5, Compared: 4}}},
+		// Under 10: every reservation compared.
+		{5, []Progress{{Events: 5, At: t0.Add(11 * time.Second)}, {Events: 10, At: t0.Add(101 * time.Second)}, {Events: 15, At: t0.Add(150 * time.Second)},
+			{Events: 19, Reservations: 5, Compared: 1}, {Events: 19, Reservations: 5, Compared: 2}, {Events: 19, Reservations: 5, Compared: 3},
+			{Events: 19, Reservations: 5, Compared: 4}, {Events: 19, Reservations: 5, Compared: 5}}},
+	} {
+		var calls []Progress
+		rep, err := Replay(t.Context(), ws, p, strings.NewReader(scenario), Options{
+			ProgressEvery: tc.every, Progress: func(p Progress) { calls = append(calls, p) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, calls); diff != "" || rep.Events != 19 {
+			t.Errorf("ProgressEvery %d: %d events; progress (-want +got):\n%s", tc.every, rep.Events, diff)
+		}
+	}
+}
+
+// TestRejectingTwiceVetoesOnce: TaskRouter may reserve a task again to a worker who rejected
+// it; a worker who rejects a task twice is vetoed once (Reservation.Vetoed names it once).
+func TestRejectingTwiceVetoesOnce(t *testing.T) {
+	ws, err := taskrouter.ParseWorkspace([]byte(rulesWorkspace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		created(1, "T1", "F1", `{}`),
+		reservation(2, "reservation.created", "T1", "A", "Qa", "R1"),
+		reservation(3, "reservation.rejected", "T1", "A", "Qa", "R1"),
+		reservation(4, "reservation.created", "T1", "A", "Qa", "R2"),
+		reservation(5, "reservation.rejected", "T1", "A", "Qa", "R2"),
+		reservation(6, "reservation.created", "T1", "B", "Qa", "R3"),
+	}, "\n")
+	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]string
+	for _, r := range rep.Reservations {
+		got = append(got, r.Vetoed)
+	}
+	if diff := cmp.Diff([][]string{nil, {"A"}, {"A"}}, got); diff != "" {
+		t.Errorf("vetoed at each reservation (-want +got):\n%s", diff)
+	}
+}
+
+// TestAtMostThreeQuestionsAReservation: a reservation's standing is asked in at most three
+// questions (the first 10 candidates, the first 100, then past 100 by vetoing the first 64);
+// a worker ranked past those is of unknown standing. Here 200 workers tie for first (one tag
+// each, ranked by id) and the reservation went to the last: 3 requests, standing unknown.
+func TestAtMostThreeQuestionsAReservation(t *testing.T) {
+	var workers []string
+	for i := range 200 {
+		workers = append(workers, fmt.Sprintf(`{"sid":"W%03d","attributes":"{\"skills\":[\"a\"]}","available":true}`, i))
+	}
+	ws, err := taskrouter.ParseWorkspace([]byte(`{"workers":[` + strings.Join(workers, ",") + `],
+	 "task_queues":[{"sid":"Qa","friendly_name":"A","target_workers":"skills HAS 'a'"}],
+	 "workflows":[{"sid":"F1","configuration":"{\"task_routing\":{\"filters\":[{\"filter_friendly_name\":\"all\",\"expression\":\"1==1\",\"targets\":[{\"queue\":\"Qa\"}]}]}}"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		created(1, "T1", "F1", `{}`),
+		reservation(2, "reservation.created", "T1", "W199", "Qa", "R1"),
+	}, "\n")
+	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{Shards: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Reservations) != 1 {
+		t.Fatalf("%d reservations", len(rep.Reservations))
+	}
+	got := []any{rep.Reservations[0].Standing, rep.Overall.Unknown, rep.MockRequests}
+	if diff := cmp.Diff([]any{StandingUnknown, 1, 3}, got); diff != "" {
+		t.Errorf("standing, unknown, mock requests (-want +got):\n%s", diff)
+	}
+}
+
+// TestReservationFromAnUnknownQueueIsSkipped: a reservation from a queue the workspace does
+// not hold is skipped and counted under its reason, once per reservation.
+func TestReservationFromAnUnknownQueueIsSkipped(t *testing.T) {
+	ws, err := taskrouter.ParseWorkspace([]byte(rulesWorkspace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		created(1, "T1", "F1", `{}`),
+		reservation(2, "reservation.created", "T1", "A", "Qgone", "R1"),
+		reservation(3, "reservation.created", "T1", "B", "Qgone", "R2"),
+		reservation(4, "reservation.created", "T1", "A", "Qa", "R3"),
+	}, "\n")
+	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Skip{{Reason: "reservation from a queue not in the workspace", Events: 2}}
+	if diff := cmp.Diff(want, rep.Skipped); diff != "" || rep.Overall.Reservations != 1 {
+		t.Errorf("%d reservations compared; skips (-want +got):\n%s", rep.Overall.Reservations, diff)
 	}
 }

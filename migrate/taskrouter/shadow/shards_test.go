@@ -13,7 +13,10 @@ func TestDefaultShards(t *testing.T) {
 		{8, 100_000, 8},
 		{2, 100_000, 2}, // one a CPU
 		{16, 9_999, 4},  // 2,000 reservations a shard
-		{16, 1_999, 1},  // fewer than 2,000: one shard
+		{16, 4_000, 2},  // two shards of exactly 2,000
+		{16, 3_999, 1},  // not two of 2,000
+		{16, 2_000, 1},
+		{16, 1_999, 1}, // fewer than 2,000: one shard
 		{16, 1, 1},
 	} {
 		t.Run(fmt.Sprintf("%d CPUs %d reservations", tc.cpus, tc.jobs), func(t *testing.T) {

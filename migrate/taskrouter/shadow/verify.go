@@ -23,8 +23,10 @@ type Mismatch struct {
 	Extra    []string `json:"extra,omitempty"`
 }
 
-// verifyTime is the mock server's clock during Verify; nothing in it depends on the time.
-var verifyTime = time.Date(2000, 1, 3, 12, 0, 0, 0, time.UTC)
+// verifyTime is the mock server's clock during Verify; nothing in it depends on the time:
+// the plan's workers carry no schedule and no skill validUntil, all are available, and
+// Verify only asks dry runs (tasks.check, suggest-workers).
+var verifyTime = time.Date(2000, 1, 3, 12, 0, 0, 0, time.UTC) // mutation:ignore: any other time gives the same answers
 
 // Verify loads the plan's workers into an in-process mock server, all available, and for
 // each segment asks it (tasks.check and tasks.suggestWorkers, dry runs) which workers a
