@@ -35,15 +35,7 @@ const rulesWorkspace = `{
 // name takes the queue's own tags; a task is "nobody here" only when no reservation of it had
 // an eligible worker.
 func TestReplayRules(t *testing.T) {
-	ws, err := taskrouter.ParseWorkspace([]byte(rulesWorkspace))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := strings.Join([]string{
+	rep := replayLines(t, parseWorkspace(t, rulesWorkspace), Options{},
 		created(1, "T1", "F1", `{}`),
 		reservation(2, "reservation.created", "T1", "A", "Qa", "R1"),
 		reservation(3, "reservation.timeout", "T1", "A", "Qa", "R1"),
@@ -59,11 +51,7 @@ func TestReplayRules(t *testing.T) {
 		reservation(13, "reservation.created", "T2", "A", "Qa", "R6"), // nobody: A offline by name, B by availability
 		created(14, "T3", "F1", `{}`),
 		reservation(15, "reservation.created", "T3", "D", "Qc", "R7"), // a queue the rule does not name
-	}, "\n")
-	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	type view struct {
 		Resv, Standing, Here string
 		Priority             float64
@@ -142,26 +130,14 @@ func TestReservationsWithoutSidPairByTaskAndWorker(t *testing.T) {
 // list); B and D go offline, which forgets that ranking; T2's reservation sends B's change
 // (B carries the tag asked about), not D's, and asks once more: 3 requests.
 func TestMockRequestsCountTheQuestionsPut(t *testing.T) {
-	ws, err := taskrouter.ParseWorkspace([]byte(rulesWorkspace))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := strings.Join([]string{
+	rep := replayLines(t, parseWorkspace(t, rulesWorkspace), Options{Shards: 1},
 		created(1, "T1", "F1", `{}`),
 		reservation(2, "reservation.created", "T1", "A", "Qa", "R1"),
 		activity(3, "B", "WAoff"),
 		activity(4, "D", "WAoff"),
 		created(5, "T2", "F1", `{}`),
 		reservation(6, "reservation.created", "T2", "A", "Qa", "R2"),
-	}, "\n")
-	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{Shards: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	var standings []string
 	for _, r := range rep.Reservations {
 		standings = append(standings, r.Standing)
@@ -209,26 +185,14 @@ func TestProgressEvery(t *testing.T) {
 // TestRejectingTwiceVetoesOnce: TaskRouter may reserve a task again to a worker who rejected
 // it; a worker who rejects a task twice is vetoed once (Reservation.Vetoed names it once).
 func TestRejectingTwiceVetoesOnce(t *testing.T) {
-	ws, err := taskrouter.ParseWorkspace([]byte(rulesWorkspace))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := strings.Join([]string{
+	rep := replayLines(t, parseWorkspace(t, rulesWorkspace), Options{},
 		created(1, "T1", "F1", `{}`),
 		reservation(2, "reservation.created", "T1", "A", "Qa", "R1"),
 		reservation(3, "reservation.rejected", "T1", "A", "Qa", "R1"),
 		reservation(4, "reservation.created", "T1", "A", "Qa", "R2"),
 		reservation(5, "reservation.rejected", "T1", "A", "Qa", "R2"),
 		reservation(6, "reservation.created", "T1", "B", "Qa", "R3"),
-	}, "\n")
-	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	var got [][]string
 	for _, r := range rep.Reservations {
 		got = append(got, r.Vetoed)
@@ -247,24 +211,13 @@ func TestAtMostThreeQuestionsAReservation(t *testing.T) {
 	for i := range 200 {
 		workers = append(workers, fmt.Sprintf(`{"sid":"W%03d","attributes":"{\"skills\":[\"a\"]}","available":true}`, i))
 	}
-	ws, err := taskrouter.ParseWorkspace([]byte(`{"workers":[` + strings.Join(workers, ",") + `],
+	ws := parseWorkspace(t, `{"workers":[`+strings.Join(workers, ",")+`],
 	 "task_queues":[{"sid":"Qa","friendly_name":"A","target_workers":"skills HAS 'a'"}],
-	 "workflows":[{"sid":"F1","configuration":"{\"task_routing\":{\"filters\":[{\"filter_friendly_name\":\"all\",\"expression\":\"1==1\",\"targets\":[{\"queue\":\"Qa\"}]}]}}"}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := strings.Join([]string{
+	 "workflows":[{"sid":"F1","configuration":"{\"task_routing\":{\"filters\":[{\"filter_friendly_name\":\"all\",\"expression\":\"1==1\",\"targets\":[{\"queue\":\"Qa\"}]}]}}"}]}`)
+	rep := replayLines(t, ws, Options{Shards: 1},
 		created(1, "T1", "F1", `{}`),
 		reservation(2, "reservation.created", "T1", "W199", "Qa", "R1"),
-	}, "\n")
-	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{Shards: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	if len(rep.Reservations) != 1 {
 		t.Fatalf("%d reservations", len(rep.Reservations))
 	}
@@ -277,26 +230,38 @@ func TestAtMostThreeQuestionsAReservation(t *testing.T) {
 // TestReservationFromAnUnknownQueueIsSkipped: a reservation from a queue the workspace does
 // not hold is skipped and counted under its reason, once per reservation.
 func TestReservationFromAnUnknownQueueIsSkipped(t *testing.T) {
-	ws, err := taskrouter.ParseWorkspace([]byte(rulesWorkspace))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := strings.Join([]string{
+	rep := replayLines(t, parseWorkspace(t, rulesWorkspace), Options{},
 		created(1, "T1", "F1", `{}`),
 		reservation(2, "reservation.created", "T1", "A", "Qgone", "R1"),
 		reservation(3, "reservation.created", "T1", "B", "Qgone", "R2"),
 		reservation(4, "reservation.created", "T1", "A", "Qa", "R3"),
-	}, "\n")
-	rep, err := Replay(t.Context(), ws, p, strings.NewReader(in), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	want := []Skip{{Reason: "reservation from a queue not in the workspace", Events: 2}}
 	if diff := cmp.Diff(want, rep.Skipped); diff != "" || rep.Overall.Reservations != 1 {
 		t.Errorf("%d reservations compared; skips (-want +got):\n%s", rep.Overall.Reservations, diff)
 	}
+}
+
+// parseWorkspace reads a workspace export written in a test.
+func parseWorkspace(t *testing.T, src string) *taskrouter.Workspace {
+	t.Helper()
+	ws, err := taskrouter.ParseWorkspace([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// replayLines plans ws (verified, at t0) and replays the event lines against that plan.
+func replayLines(t *testing.T, ws *taskrouter.Workspace, opts Options, lines ...string) *Report {
+	t.Helper()
+	p, _, err := PlanVerified(t.Context(), ws, plan.Options{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Replay(t.Context(), ws, p, strings.NewReader(strings.Join(lines, "\n")), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
