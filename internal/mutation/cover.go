@@ -116,9 +116,10 @@ func (c *testCoverage) selectFor(file string, line, col int) selection {
 		return selection{All: true}
 	}
 	idx := c.Covered[in]
-	if len(idx) == 0 && c.Suite[in] {
-		// The whole suite runs the block and no test alone does: it depends on state another
-		// test left behind, or on timing. Only the whole suite is sure to reach it.
+	if (len(idx) > 0) != c.Suite[in] {
+		// The whole suite and the tests alone disagree on whether the block runs: it depends
+		// on state a test leaves behind for the next (a cache, a flag, a sync.Once) or on
+		// timing (a goroutine). The whole suite is what the verdict must agree with.
 		return selection{All: true}
 	}
 	sel := selection{Tests: []string{}}
