@@ -96,10 +96,9 @@ type selection struct {
 	Seconds float64  // their summed durations
 }
 
-// selectFor returns the tests whose coverage holds the innermost block containing the
-// position line:col of file (the profile's name of it). The innermost block is the one that
-// matters: a function literal's body is a block of its own inside the block of the statement
-// that holds it, and runs only when the literal is called.
+// selectFor returns the tests whose coverage holds the block containing the position line:col
+// of file (the profile's name of it). Should blocks nest, the innermost is the one that runs
+// the code there; go's coverage splits the statement around a function literal's body today.
 func (c *testCoverage) selectFor(file string, line, col int) selection {
 	var in block
 	found := false

@@ -66,7 +66,7 @@ func TestSelectFor(t *testing.T) {
 	const f = "example.com/m/a.go"
 	var (
 		fn        = block{File: f, StartLine: 10, StartCol: 20, EndLine: 20, EndCol: 2} // a function's first block
-		lit       = block{File: f, StartLine: 12, StartCol: 30, EndLine: 14, EndCol: 3} // a function literal's body inside it
+		lit       = block{File: f, StartLine: 12, StartCol: 30, EndLine: 14, EndCol: 3} // a block nested inside it
 		none      = block{File: f, StartLine: 22, StartCol: 10, EndLine: 24, EndCol: 3} // run by no test
 		suiteOnly = block{File: f, StartLine: 26, StartCol: 10, EndLine: 28, EndCol: 3} // run only after another test
 		aloneOnly = block{File: f, StartLine: 30, StartCol: 10, EndLine: 32, EndCol: 3} // run alone, not in the suite
@@ -88,8 +88,8 @@ func TestSelectFor(t *testing.T) {
 		{name: "inside a block", file: f, line: 15, col: 5, want: selection{Tests: []string{"TestA", "TestB"}, Seconds: 3}},
 		{name: "last column of a block", file: f, line: 20, col: 1, want: selection{Tests: []string{"TestA", "TestB"}, Seconds: 3}},
 		{name: "end of a block is outside it", file: f, line: 20, col: 2, want: selection{All: true}},
-		{name: "function literal: the innermost block", file: f, line: 13, col: 4, want: selection{Tests: []string{"TestB"}, Seconds: 2}},
-		{name: "before the literal's body, in the outer block", file: f, line: 12, col: 29, want: selection{Tests: []string{"TestA", "TestB"}, Seconds: 3}},
+		{name: "nested blocks: the innermost", file: f, line: 13, col: 4, want: selection{Tests: []string{"TestB"}, Seconds: 2}},
+		{name: "before the nested block, in the outer", file: f, line: 12, col: 29, want: selection{Tests: []string{"TestA", "TestB"}, Seconds: 3}},
 		{name: "run by no test", file: f, line: 23, col: 1, want: selection{Tests: []string{}}},
 		{name: "run by the suite, by no test alone", file: f, line: 27, col: 1, want: selection{All: true}},
 		{name: "run alone, not in the suite", file: f, line: 31, col: 1, want: selection{All: true}},

@@ -47,8 +47,8 @@
 // Unless Config.AllTests is set, the baseline builds the package's test binary with coverage
 // of the package (go test -c -cover -coverpkg=PKG), runs the whole suite with it, lists the
 // top-level tests, examples and fuzz targets (-test.list) and runs each alone with a coverage
-// profile of its own. A mutant then runs only the tests whose coverage holds the innermost
-// block containing its position (-run '^(A|B)$', timeout three times their time plus 30 s). A
+// profile of its own. A mutant then runs only the tests whose coverage holds the block
+// containing its position (-run '^(A|B)$', timeout three times their time plus 30 s). A
 // mutant in a block no test runs is built but not tested: it survives, marked NotCovered. The
 // whole suite runs instead for a mutant outside every block (package-level declarations), for
 // one in a block that the whole suite and the tests alone disagree on (state left by another
