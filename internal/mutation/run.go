@@ -44,7 +44,7 @@ type Config struct {
 	Run      string        // go test -run pattern
 	Short    bool          // go test -short
 	Race     bool          // go test -race
-	Timeout  time.Duration // per mutant; 0: three times the baseline (or the selected tests' time) plus 30 s
+	Timeout  time.Duration // per mutant; 0: three times the baseline (or the chosen tests' time, if less) plus 30 s
 	AllTests bool          // run the whole suite for every mutant instead of the tests that cover it
 	Log      io.Writer     // progress, one line per mutant; nil: none
 	ListOnly bool          // enumerate and sample, run nothing
@@ -271,7 +271,9 @@ func runPackage(ctx context.Context, cfg Config, p pkgInfo, changed map[string]l
 				case !sel.All:
 					how.Run, r.Tests, tests = runPattern(sel.Tests), len(sel.Tests), fmt.Sprintf("%d tests", len(sel.Tests))
 					if cfg.Timeout == 0 {
-						how.Timeout = time.Duration(3*sel.Seconds*float64(time.Second)) + 30*time.Second
+						// Each test alone paid for a process of its own, so many chosen tests
+						// can add up to more than the whole suite: its timeout is the cap.
+						how.Timeout = min(timeout, time.Duration(3*sel.Seconds*float64(time.Second))+30*time.Second)
 					}
 				}
 				r.Status, r.KilledBy = runMutant(ctx, cfg, p.ImportPath, tmp, i, fs, r.Mutant, how)
