@@ -3,6 +3,7 @@ package mutation
 import (
 	"bytes"
 	"context"
+	"errors"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -180,6 +181,18 @@ func TestRunSelection(t *testing.T) {
 		}
 		if fallback := "TestSecond fails alone"; !allTests && !strings.Contains(log.String(), fallback) {
 			t.Errorf("log does not say %q:\n%s", fallback, log.String())
+		}
+	}
+}
+
+// TestSubtestPatternTurnsSelectionOff: a -run pattern naming subtests cannot be joined to a
+// list of top-level names, so the package runs the whole suite per mutant (before any build).
+func TestSubtestPatternTurnsSelectionOff(t *testing.T) {
+	for run, wantOff := range map[string]bool{"TestClamp/small": true, "/x": true} {
+		_, _, err := measureCoverage(context.Background(), Config{Run: run}, pkgInfo{}, t.TempDir())
+		var no errNoSelection
+		if got := errors.As(err, &no); got != wantOff {
+			t.Errorf("-run %q: err = %v, want selection off %v", run, err, wantOff)
 		}
 	}
 }
