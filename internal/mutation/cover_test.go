@@ -188,11 +188,11 @@ func TestRunSelection(t *testing.T) {
 // TestSubtestPatternTurnsSelectionOff: a -run pattern naming subtests cannot be joined to a
 // list of top-level names, so the package runs the whole suite per mutant (before any build).
 func TestSubtestPatternTurnsSelectionOff(t *testing.T) {
-	for run, wantOff := range map[string]bool{"TestClamp/small": true, "/x": true} {
+	for _, run := range []string{"TestClamp/small", "/x"} {
 		_, _, err := measureCoverage(context.Background(), Config{Run: run}, pkgInfo{}, t.TempDir())
 		var no errNoSelection
-		if got := errors.As(err, &no); got != wantOff {
-			t.Errorf("-run %q: err = %v, want selection off %v", run, err, wantOff)
+		if !errors.As(err, &no) {
+			t.Errorf("-run %q: err = %v, want selection off", run, err)
 		}
 	}
 }
