@@ -42,6 +42,19 @@
 // share a worktree. A mutant whose package does not compile is not viable; one whose tests time
 // out counts as killed. The score is killed / (killed + survived).
 //
+// # Test selection
+//
+// Unless Config.AllTests is set, the baseline builds the package's test binary with coverage
+// of the package (go test -c -cover -coverpkg=PKG), runs the whole suite with it, lists the
+// top-level tests, examples and fuzz targets (-test.list) and runs each alone with a coverage
+// profile of its own. A mutant then runs only the tests whose coverage holds the block
+// containing its position (-run '^(A|B)$', timeout three times their time plus 30 s). A
+// mutant in a block no test runs is built but not tested: it survives, marked NotCovered. The
+// whole suite runs instead for a mutant outside every block (package-level declarations), for
+// one in a block that the whole suite and the tests alone disagree on (state left by another
+// test, timing), and for every mutant of a package with a test that fails alone or when
+// Config.Run names subtests. docs/mutation.md lists the traps and the speedup measured.
+//
 // # Why not gremlins
 //
 // github.com/go-gremlins/gremlins (v0.6.0, served by the module proxy) mutates tokens the same

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -43,7 +44,8 @@ type Config struct {
 	Run      string        // go test -run pattern
 	Short    bool          // go test -short
 	Race     bool          // go test -race
-	Timeout  time.Duration // per mutant; 0: three times the baseline plus 30 s
+	Timeout  time.Duration // per mutant; 0: three times the baseline (or the chosen tests' time, if less) plus 30 s
+	AllTests bool          // run the whole suite for every mutant instead of the tests that cover it
 	Log      io.Writer     // progress, one line per mutant; nil: none
 	ListOnly bool          // enumerate and sample, run nothing
 }
@@ -56,6 +58,11 @@ type Result struct {
 	Status   Status  `json:"status,omitempty"`
 	KilledBy string  `json:"killed_by,omitempty"` // the first failing test, or the output's last lines when no test is named
 	Seconds  float64 `json:"seconds,omitempty"`
+	// Tests is how many top-level tests ran: those whose coverage holds the mutated position;
+	// 0 when the whole suite ran or nothing ran.
+	Tests int `json:"tests,omitempty"`
+	// NotCovered marks a survivor no test reaches: it was not run, as no test runs its code.
+	NotCovered bool `json:"not_covered,omitempty"`
 }
 
 // PackageReport is the outcome for one package.
@@ -67,8 +74,10 @@ type PackageReport struct {
 	Survived        int      `json:"survived"`
 	NotViable       int      `json:"not_viable"`
 	TimedOut        int      `json:"timed_out"`
-	Score           float64  `json:"score"` // killed / (killed + survived); 1 when nothing ran
+	NotCovered      int      `json:"not_covered"` // survivors in code no test runs, included in Survived
+	Score           float64  `json:"score"`       // killed / (killed + survived); 1 when nothing ran
 	BaselineSeconds float64  `json:"baseline_seconds"`
+	Selection       bool     `json:"selection"`         // each mutant ran only the tests covering it
 	Partial         bool     `json:"partial,omitempty"` // interrupted: Results holds the mutants that ran
 	Results         []Result `json:"results"`
 }
@@ -217,17 +226,25 @@ func runPackage(ctx context.Context, cfg Config, p pkgInfo, changed map[string]l
 	defer os.RemoveAll(tmp)
 
 	start := time.Now()
-	fmt.Fprintf(cfg.Log, "%s: baseline go test (%d of %d mutants to run)\n", p.ImportPath, len(chosen), len(all))
-	if out, err := goTest(ctx, cfg, p.ImportPath, "", 0); err != nil {
-		return nil, fmt.Errorf("the tests fail before any mutation: %w\n%s", err, tail(out, 30))
+	cov, suite, err := baseline(ctx, cfg, p, tmp, len(chosen), len(all))
+	if err != nil {
+		return nil, err
 	}
-	baseline := time.Since(start)
-	pr.BaselineSeconds = baseline.Seconds()
+	pr.BaselineSeconds = time.Since(start).Seconds()
+	pr.Selection = cov != nil
 	timeout := cfg.Timeout
 	if timeout == 0 {
-		timeout = 3*baseline + 30*time.Second
+		timeout = 3*suite + 30*time.Second
 	}
-	fmt.Fprintf(cfg.Log, "%s: baseline %.1fs, per-mutant timeout %s\n", p.ImportPath, baseline.Seconds(), timeout.Round(time.Second))
+	// A mutant's build is not under go test's -timeout; the deadline of the whole command
+	// leaves room for it.
+	slack := suite + 30*time.Second
+	if cov != nil {
+		fmt.Fprintf(cfg.Log, "%s: baseline %.1fs (%d tests, each alone with coverage), whole-suite timeout %s\n",
+			p.ImportPath, pr.BaselineSeconds, len(cov.Tests), timeout.Round(time.Second))
+	} else {
+		fmt.Fprintf(cfg.Log, "%s: baseline %.1fs, per-mutant timeout %s\n", p.ImportPath, pr.BaselineSeconds, timeout.Round(time.Second))
+	}
 
 	var (
 		wg   sync.WaitGroup
@@ -243,11 +260,30 @@ func runPackage(ctx context.Context, cfg Config, p pkgInfo, changed map[string]l
 				r := &chosen[i]
 				fs := sources[r.File]
 				t0 := time.Now()
-				r.Status, r.KilledBy = runMutant(ctx, cfg, p.ImportPath, tmp, i, fs, r.Mutant, timeout)
+				how, tests := testRun{Run: cfg.Run, Timeout: timeout, Slack: slack}, "all tests"
+				sel := selection{All: true}
+				if cov != nil {
+					sel = cov.selectFor(path.Join(p.ImportPath, r.File), r.Line, r.Col)
+				}
+				switch {
+				case !sel.All && len(sel.Tests) == 0:
+					how.BuildOnly, r.NotCovered, tests = true, true, "not covered"
+				case !sel.All:
+					how.Run, r.Tests, tests = runPattern(sel.Tests), len(sel.Tests), fmt.Sprintf("%d tests", len(sel.Tests))
+					if cfg.Timeout == 0 {
+						// Each test alone paid for a process of its own, so many chosen tests
+						// can add up to more than the whole suite: its timeout is the cap.
+						how.Timeout = min(timeout, time.Duration(3*sel.Seconds*float64(time.Second))+30*time.Second)
+					}
+				}
+				r.Status, r.KilledBy = runMutant(ctx, cfg, p.ImportPath, tmp, i, fs, r.Mutant, how)
+				if r.Status != Survived {
+					r.NotCovered = false // not viable: the score leaves it out either way
+				}
 				r.Seconds = time.Since(t0).Round(100 * time.Millisecond).Seconds()
 				mu.Lock()
 				done++
-				fmt.Fprintf(cfg.Log, "[%d/%d] %-10s %s:%d %s: %s (%.0fs)\n", done, len(chosen), r.Status, r.Path, r.Line, r.Kind, r.Mutated, r.Seconds)
+				fmt.Fprintf(cfg.Log, "[%d/%d] %-10s %s:%d %s: %s (%.0fs, %s)\n", done, len(chosen), r.Status, r.Path, r.Line, r.Kind, r.Mutated, r.Seconds, tests)
 				mu.Unlock()
 			}
 		}()
@@ -280,6 +316,9 @@ func runPackage(ctx context.Context, cfg Config, p pkgInfo, changed map[string]l
 			pr.TimedOut++
 		case Survived:
 			pr.Survived++
+			if r.NotCovered {
+				pr.NotCovered++
+			}
 		case NotViable:
 			pr.NotViable++
 		}
@@ -294,7 +333,17 @@ func runPackage(ctx context.Context, cfg Config, p pkgInfo, changed map[string]l
 
 var failingTest = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
 
-func runMutant(ctx context.Context, cfg Config, pkg, tmp string, i int, fs fileSource, m Mutant, timeout time.Duration) (Status, string) {
+// testRun says how a mutant is tested.
+type testRun struct {
+	Run     string        // go test -run pattern
+	Timeout time.Duration // go test -timeout
+	Slack   time.Duration // beyond Timeout, for the build, before the command is stopped
+	// BuildOnly: no test reaches the mutant, so only the package is built, which tells a
+	// survivor from a mutant that does not compile.
+	BuildOnly bool
+}
+
+func runMutant(ctx context.Context, cfg Config, pkg, tmp string, i int, fs fileSource, m Mutant, how testRun) (Status, string) {
 	dir := filepath.Join(tmp, fmt.Sprint(i))
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return NotViable, err.Error()
@@ -309,9 +358,17 @@ func runMutant(ctx context.Context, cfg Config, pkg, tmp string, i int, fs fileS
 	if err := os.WriteFile(overlay, ov, 0o644); err != nil {
 		return NotViable, err.Error()
 	}
-	tctx, cancel := context.WithTimeout(ctx, timeout+30*time.Second)
+	if how.BuildOnly {
+		// A mutant in a function's body cannot break the test files' build, so building the
+		// package alone decides whether it compiles.
+		if _, err := goCmd(ctx, cfg.Dir, "build", "-o", os.DevNull, "-overlay="+overlay, pkg); err != nil {
+			return NotViable, ""
+		}
+		return Survived, ""
+	}
+	tctx, cancel := context.WithTimeout(ctx, how.Timeout+how.Slack)
 	defer cancel()
-	out, err := goTest(tctx, cfg, pkg, overlay, timeout)
+	out, err := goTest(tctx, cfg, pkg, overlay, how.Run, how.Timeout)
 	switch {
 	case err == nil:
 		return Survived, ""
@@ -330,7 +387,7 @@ func runMutant(ctx context.Context, cfg Config, pkg, tmp string, i int, fs fileS
 
 // goTest runs the package's tests once, failing fast, without vet (a mutant vet dislikes still
 // tells whether the tests see it).
-func goTest(ctx context.Context, cfg Config, pkg, overlay string, timeout time.Duration) ([]byte, error) {
+func goTest(ctx context.Context, cfg Config, pkg, overlay, run string, timeout time.Duration) ([]byte, error) {
 	args := []string{"test", "-count=1", "-failfast", "-vet=off"}
 	if overlay != "" {
 		args = append(args, "-overlay="+overlay)
@@ -338,8 +395,8 @@ func goTest(ctx context.Context, cfg Config, pkg, overlay string, timeout time.D
 	if timeout > 0 {
 		args = append(args, "-timeout="+timeout.String())
 	}
-	if cfg.Run != "" {
-		args = append(args, "-run="+cfg.Run)
+	if run != "" {
+		args = append(args, "-run="+run)
 	}
 	if cfg.Short {
 		args = append(args, "-short")

@@ -54,7 +54,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Run, "run", "", "go test -run pattern")
 	fs.BoolVar(&cfg.Short, "short", false, "go test -short")
 	fs.BoolVar(&cfg.Race, "race", false, "go test -race (slower; a mutant is rarely caught only by it)")
-	fs.DurationVar(&cfg.Timeout, "timeout", 0, "per-mutant timeout (0: three times the baseline run plus 30s)")
+	fs.DurationVar(&cfg.Timeout, "timeout", 0, "per-mutant timeout (0: three times the baseline run, or the selected tests' run, plus 30s)")
+	fs.BoolVar(&cfg.AllTests, "all-tests", false, "run the whole suite for every mutant, not only the tests whose coverage reaches it")
 	fs.BoolVar(&cfg.ListOnly, "list", false, "list the mutants that would run, run nothing")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -107,11 +108,19 @@ func printReport(w io.Writer, rep *mutation.Report, list bool, took time.Duratio
 		if p.Partial {
 			partial = " (interrupted)"
 		}
-		fmt.Fprintf(w, "%s: %d of %d mutants run%s: killed %d (timed out %d), survived %d, not viable %d; score %.1f%%; baseline %.1fs\n",
-			p.Package, len(p.Results), p.Enumerated, partial, p.Killed, p.TimedOut, p.Survived, p.NotViable, 100*p.Score, p.BaselineSeconds)
+		tests := "covering tests only"
+		if !p.Selection {
+			tests = "all tests per mutant"
+		}
+		fmt.Fprintf(w, "%s: %d of %d mutants run%s: killed %d (timed out %d), survived %d (not covered %d), not viable %d; score %.1f%%; baseline %.1fs, %s\n",
+			p.Package, len(p.Results), p.Enumerated, partial, p.Killed, p.TimedOut, p.Survived, p.NotCovered, p.NotViable, 100*p.Score, p.BaselineSeconds, tests)
 		for _, r := range p.Results {
 			if r.Status == mutation.Survived {
-				fmt.Fprintf(w, "  survived %s:%d: %s: %s\n", r.Path, r.Line, r.Kind, r.Mutated)
+				status := "survived"
+				if r.NotCovered {
+					status = "survived (not covered)"
+				}
+				fmt.Fprintf(w, "  %s %s:%d: %s: %s\n", status, r.Path, r.Line, r.Kind, r.Mutated)
 			}
 		}
 	}

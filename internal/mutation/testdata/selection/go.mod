@@ -1,0 +1,3 @@
+module example.com/selection
+
+go 1.24
