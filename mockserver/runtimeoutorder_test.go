@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	taskrouting "github.com/taskrouting/taskrouting-go"
@@ -65,4 +66,61 @@ func TestRunTimeoutComesBeforeALaterOfferExpiry(t *testing.T) {
 			t.Errorf("run %s (-want +got):\n%s", id, diff)
 		}
 	}
+}
+
+// TestRunAssignmentStepEdges pins how an assignment step ends outside its worker's decision:
+// the caller cancelling its task fails the step, the caller cannot complete or fail it as if
+// it were an external step, and a workspace at its queued-task limit fails the step at once.
+func TestRunAssignmentStepEdges(t *testing.T) {
+	t.Parallel()
+	t0 := time.UnixMilli(1763700000000).UTC()
+	clk := mockserver.NewManualClock(t0)
+	srv := mockserver.Start(t, mockserver.WithClock(clk), mockserver.WithLimits(mockserver.Limits{QueuedTasks: 1}))
+	c := newClient(t, srv, srv.APIKey())
+	ctx := context.Background()
+
+	_, err := c.Workflows.Save(ctx, "wf_assign", taskrouting.SaveWorkflowParams{Name: "Assign", InitialStepID: "collect", Steps: []taskrouting.WorkflowStep{
+		{ID: "collect", Name: "Collect", TaskType: "assignment", AssignmentTemplate: map[string]any{"tags": []string{"english"}}, EndWorkflow: true}}})
+	require.NoError(t, err)
+	first, err := c.Workflows.Run(ctx, "wf_assign", taskrouting.StartRunParams{})
+	require.NoError(t, err)
+	require.NotEmpty(t, first.CurrentTaskID)
+
+	for name, call := range map[string]func() (*taskrouting.WorkflowRun, error){
+		"complete": func() (*taskrouting.WorkflowRun, error) { return c.Runs.CompleteStep(ctx, first.ID, "collect", nil) },
+		"fail":     func() (*taskrouting.WorkflowRun, error) { return c.Runs.FailStep(ctx, first.ID, "collect", "no") },
+	} {
+		_, err := call()
+		require.ErrorIs(t, err, taskrouting.ErrInvalidState, name)
+		require.ErrorContains(t, err, "only external (callback) steps are completed by the caller", name)
+	}
+	require.Equal(t, map[string]string{"collect": "active"}, stepStates(t, c, first.ID), "a refused call leaves the step as it was")
+
+	// The limit of one queued task is taken by the first run's task.
+	second, err := c.Workflows.Run(ctx, "wf_assign", taskrouting.StartRunParams{})
+	require.NoError(t, err)
+	clk.Advance(time.Second)
+	require.NoError(t, c.Tasks.Cancel(ctx, first.CurrentTaskID))
+
+	type ended struct {
+		Status string
+		Task   string
+		Result map[string]any
+		At     time.Time
+	}
+	got := map[string]ended{}
+	for _, id := range []string{first.ID, second.ID} {
+		view, err := c.Runs.Steps(ctx, id)
+		require.NoError(t, err)
+		require.Len(t, view.Steps, 1)
+		got[id] = ended{view.Status + "/" + view.Steps[0].State, view.Steps[0].TaskID, view.Steps[0].Result, view.Steps[0].CompletedAt}
+	}
+	want := map[string]ended{
+		first.ID:  {"failed/failed", first.CurrentTaskID, map[string]any{"error": "the step's task was cancelled"}, t0.Add(time.Second)},
+		second.ID: {"failed/failed", "", map[string]any{"error": "plan limit of queued tasks reached"}, t0},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("runs (-want +got):\n%s", diff)
+	}
+	assert.Empty(t, second.CurrentTaskID, "no task was made for the second run")
 }
