@@ -35,6 +35,7 @@ func TestEachMemberWalksPlainObjects(t *testing.T) {
 		{"cut inside an array", `{"a":[1,2`, "", result{false, nil}},
 		{"no comma between members", `{"a":1 "b":2}`, "", result{false, []string{"a=1"}}},
 		{"a trailing comma", `{"a":1,}`, "", result{false, []string{"a=1"}}},
+		{"cut after a comma", `{"a":1, `, "", result{false, []string{"a=1"}}},
 		{"trailing text", `{"a":1} x`, "", result{false, []string{"a=1"}}},
 		{"fn stops the walk", `{"a":1,"b":2,"c":3}`, "b", result{false, []string{"a=1", "b=2"}}},
 	}
