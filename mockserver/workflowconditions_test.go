@@ -8,7 +8,7 @@ import (
 // TestConditionHolds pins the routing conditions the mock evaluates; anything else never
 // holds, so a run takes its default route.
 func TestConditionHolds(t *testing.T) {
-	result := json.RawMessage(`{"ok":true,"amount":3,"tier":"gold","nested":{"flag":false},"empty":""}`)
+	result := json.RawMessage(`{"ok":true,"amount":3,"zero":0,"one":1,"minus":-1,"tier":"gold","nested":{"flag":false},"empty":"","none":null}`)
 	context := json.RawMessage(`{"region":"eu"}`)
 	cases := []struct {
 		cond string
@@ -21,6 +21,14 @@ func TestConditionHolds(t *testing.T) {
 		{"!result.missing", true},
 		{"result.nested.flag", false},
 		{"result.empty", false},
+		{"result.tier", true},
+		{"result.none", false},
+		{"result.zero", false},
+		{"!result.zero", true},
+		{"result.one", true},
+		{"result.minus", true},
+		{"result.amount", true},
+		{"result.nested", true}, // an object is truthy
 		{"result.amount == 3", true},
 		{"result.amount != 3", false},
 		{"result.amount == 4", false},
