@@ -65,18 +65,40 @@ func PlayServer(sc Scenario) ([]StepTrace, error) {
 // PlayServerTies is PlayServer that also returns each step's Ties, as the server discloses
 // them (Server.Ties, GET /_mock/ties).
 func PlayServerTies(sc Scenario) ([]StepTrace, []Ties, error) {
+	return playServer(sc, false)
+}
+
+// PlayServerLoopback is PlayServer with the server listening on a loopback port
+// (mockserver.New) and every request sent over a socket to its URL, as a user's client
+// reaches it.
+func PlayServerLoopback(sc Scenario) ([]StepTrace, error) {
+	trace, _, err := playServer(sc, true)
+	return trace, err
+}
+
+func playServer(sc Scenario, loopback bool) ([]StepTrace, []Ties, error) {
 	o := sc.Options.Normalized()
 	if o.Batch != 50 || o.DefaultMatching {
 		return nil, nil, fmt.Errorf("conformance: the mock server has no setting for batch %d or the default tag", o.Batch)
 	}
 	clk := mockserver.NewManualClock(scenarioEpoch)
-	srv, err := mockserver.NewUnstarted(ServerOptions(o, clk)...)
+	newServer := mockserver.NewUnstarted
+	if loopback {
+		newServer = mockserver.New
+	}
+	srv, err := newServer(ServerOptions(o, clk)...)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer srv.Close()
 	p := serverPlayer{srv: srv, clk: clk, http: &http.Client{Transport: srv.Transport()},
-		holdings: newHoldings(), workers: map[string]bool{}}
+		base: "http://mock.invalid" + mockserver.BasePath, holdings: newHoldings(), workers: map[string]bool{}}
+	if loopback {
+		// A transport of its own, so its idle connections close with the scenario.
+		tr := &http.Transport{}
+		defer tr.CloseIdleConnections()
+		p.http, p.base = &http.Client{Transport: tr}, srv.URL()
+	}
 	trace := make([]StepTrace, 0, len(sc.Steps))
 	ties := make([]Ties, 0, len(sc.Steps))
 	for _, st := range sc.Steps {
@@ -94,6 +116,7 @@ type serverPlayer struct {
 	srv      *mockserver.Server
 	clk      *mockserver.ManualClock
 	http     *http.Client
+	base     string    // the API's base URL, BasePath included
 	seen     int       // events read so far
 	seenTies int       // Server.Ties read so far
 	matched  []matched // the step's offers, in order
@@ -189,7 +212,7 @@ func (p *serverPlayer) call(method, path string, body any) (int, error) {
 		}
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequest(method, "http://mock.invalid"+mockserver.BasePath+path, rd)
+	req, err := http.NewRequest(method, p.base+path, rd)
 	if err != nil {
 		return 0, err
 	}

@@ -6,6 +6,7 @@
 //	(cd conformance && npm ci)
 //	go run ./internal/conformance/cmd/conform -families all -n 40 -seed 1
 //	go run ./internal/conformance/cmd/conform -replay failing.json
+//	go run ./internal/conformance/cmd/conform -record internal/conformance/testdata/engine-traces.jsonl.gz -n 12 -record-steps 1000
 //	go run ./internal/conformance/cmd/conform -bench-engine -bench-workers 10000 -bench-tasks 100000
 //
 // -bench-engine ends with one result line per timed case in the format of `go test -bench`
@@ -17,10 +18,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -48,6 +51,8 @@ func run() int {
 	benchTasks := flag.Int("bench-tasks", 100_000, "queued tasks for -bench-engine (beyond the workers' filled backlogs)")
 	benchProbes := flag.Int("bench-probes", 5, "timed passes per case for -bench-engine")
 	redisDefaults := flag.Bool("redis-defaults", false, "run Redis with its default listpack limits, as the platform may (ties between workers then follow hash order), and accept, on each player, a first divergence that is a tie its decisions disclosed")
+	record := flag.String("record", "", "play the families' scenarios through the engine on the pinned Redis and write them with its traces to this file (gzip JSON lines) for the replay tests, instead of comparing")
+	recordSteps := flag.Int("record-steps", 1000, "with -record: a family stops once its recorded scenarios hold this many steps (0: no limit)")
 	benchFairness := flag.String("bench-fairness", conformance.PlatformFairness, "engine fairness for -bench-engine")
 	flag.Parse()
 
@@ -74,6 +79,13 @@ func run() int {
 	list := conformance.Families
 	if *families != "all" {
 		list = strings.Split(*families, ",")
+	}
+	if *record != "" {
+		if *redisDefaults {
+			fmt.Fprintln(os.Stderr, "conform: -record plays on the pinned Redis only (ties in hash order cannot be replayed); drop -redis-defaults")
+			return 2
+		}
+		return runRecord(r, *record, filepath.Join(*engineDir, "package-lock.json"), list, *seed, *n, *recordSteps)
 	}
 	if *redisDefaults {
 		return runTies(r, list, *seed, *n, *budget)
@@ -338,6 +350,51 @@ func report(r *conformance.Runner, p conformance.Player, sc conformance.Scenario
 	}
 	fmt.Println("  " + sd.String())
 	fmt.Println("  replay: " + small.JSON())
+}
+
+// runRecord writes the engine's traces of the families' scenarios to path, through a
+// temporary file beside it, so a failed run leaves the old recording in place.
+func runRecord(r *conformance.Runner, path, lockfile string, families []string, seed uint64, n, maxSteps int) int {
+	version, err := conformance.PinnedEngineVersion(lockfile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	start := time.Now()
+	recs, skips, err := conformance.Record(r, version, families, seed, n, maxSteps)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	for _, s := range skips {
+		fmt.Printf("  %s not recorded: %s\n", s.Name, s.Why)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".record-*")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer os.Remove(f.Name())
+	if err := conformance.WriteRecordings(f, recs); err != nil {
+		f.Close()
+		fmt.Fprintln(os.Stderr, "conform: writing", path+":", err)
+		return 2
+	}
+	if err := errors.Join(f.Chmod(0o644), f.Close()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	steps := 0
+	for _, rec := range recs {
+		steps += len(rec.Scenario.Steps)
+	}
+	fmt.Printf("recorded %d scenarios (%d steps) of %d families, %s %s, seed %d, in %s: %s\n",
+		len(recs), steps, len(families), conformance.EnginePackage, version, seed, time.Since(start).Round(time.Millisecond), path)
+	return 0
 }
 
 func runReplay(r *conformance.Runner, path string, shrink shrinkLimits) int {
