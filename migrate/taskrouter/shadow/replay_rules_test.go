@@ -2,6 +2,7 @@ package shadow
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -289,5 +290,21 @@ func TestCreatedTasksThatCannotBeRouted(t *testing.T) {
 	}
 	if len(rep.Queues) != 1 || rep.Queues[0].Queue != "Qa" || rep.Queues[0].EligibleRate != 1 {
 		t.Errorf("queues %+v, want Qa alone with an eligible rate of 1 (A carries skill a)", rep.Queues)
+	}
+	if rep.Overall.EligibleRate != 1 {
+		t.Errorf("overall eligible rate %v, want 1", rep.Overall.EligibleRate)
+	}
+}
+
+// TestReplayLeavesGOMAXPROCSAlone: choosing the default number of shards reads the CPU count
+// and never changes it for the rest of the process.
+func TestReplayLeavesGOMAXPROCSAlone(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
+	rep := replayLines(t, parseWorkspace(t, rulesWorkspace), Options{},
+		created(1, "T1", "F1", `{}`),
+		reservation(2, "reservation.created", "T1", "A", "Qa", "R1"),
+	)
+	if after := runtime.GOMAXPROCS(0); after != before || rep.Shards != 1 {
+		t.Errorf("GOMAXPROCS %d before the replay, %d after; %d shards, want 1", before, after, rep.Shards)
 	}
 }
