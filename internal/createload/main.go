@@ -293,9 +293,17 @@ func processCPU(pid int) (time.Duration, error) {
 	if err != nil {
 		return 0, fmt.Errorf("server CPU needs Linux's /proc: %w", err)
 	}
+	return statCPU(raw)
+}
+
+// statCPU is the user plus system time of a /proc/PID/stat line.
+func statCPU(raw []byte) (time.Duration, error) {
 	// The command name (field 2) is in parentheses and may hold spaces: count from after it.
-	rest := raw[bytes.LastIndexByte(raw, ')')+2:]
-	f := strings.Fields(string(rest))
+	end := bytes.LastIndexByte(raw, ')')
+	if end < 0 || end+2 > len(raw) {
+		return 0, errors.New("no command name in the /proc stat line")
+	}
+	f := strings.Fields(string(raw[end+2:]))
 	if len(f) < 13 {
 		return 0, errors.New("short /proc stat line")
 	}

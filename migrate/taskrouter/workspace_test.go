@@ -158,6 +158,8 @@ func TestReadEventsErrors(t *testing.T) {
 		{"syntax error on line 3", `{"event_type":"x","event_date_ms":5}
 
 {"event_type": x}`, "after event 1", "invalid character 'x'", 3},
+		// The offending byte is the first of its line: the line is its own, not the one before.
+		{"syntax error at the start of a line", `{"event_type":"x","event_date_ms":5}` + "\nx", "after event 1", "invalid character 'x'", 2},
 		{"not an object", `42`, "after event 0", "expected an event object", 1},
 		{"in an array, on its own line", "[{\"event_type\":\"x\",\"event_date_ms\":5},\n\n {\"event_date_ms\":6}]", "event 2", "no event_type", 3},
 		{"in a page after a line", `{"event_type":"x","event_date_ms":5}` + "\n" + page(`{"event_type":"x","event_date_ms":6},`+"\n"+`{"event_type":"x"}`), "event 3", "neither event_date", 4},

@@ -163,7 +163,7 @@ func constText(c *Const) string {
 	case string:
 		return v
 	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64)
+		return strconv.FormatFloat(v, 'f', -1, 64) // mutation:ignore: every negative precision is the shortest form
 	case bool:
 		return strconv.FormatBool(v)
 	}

@@ -109,3 +109,40 @@ func TestWorkerTagLimitAtExactly64(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteTakesTheDefaultFilterLast: the default filter applies only when no filter of the
+// workflow matches, wherever it stands in Rules (a plan put together or edited by hand may
+// list it first).
+func TestRouteTakesTheDefaultFilterLast(t *testing.T) {
+	p := testPlan(t, Options{})
+	var def, others []Rule
+	for _, r := range p.Rules {
+		if r.Workflow == "WWsales" && r.Index < 0 {
+			def = append(def, r)
+		} else {
+			others = append(others, r)
+		}
+	}
+	if len(def) != 1 {
+		t.Fatalf("WWsales has %d default filters, want 1", len(def))
+	}
+	// The default first, and one rule more, so that Route reads Rules rather than the index
+	// Build made for the old order.
+	p.Rules = append(append(def, others...), Rule{Workflow: "WWadded", Filter: "default_filter", Index: -1})
+	for _, tc := range []struct {
+		attrs map[string]any
+		want  string
+	}{
+		{map[string]any{"type": "sales"}, "Sales hours"},
+		{map[string]any{"type": "billing"}, "default_filter"},
+	} {
+		r, ok := p.Route("WWsales", tc.attrs, planTime)
+		got := ""
+		if ok {
+			got = r.Filter
+		}
+		if got != tc.want {
+			t.Errorf("Route(WWsales, %v) = %q, want %q", tc.attrs, got, tc.want)
+		}
+	}
+}

@@ -111,3 +111,66 @@ func TestPlanVerifiedReportsWhatStillMismatches(t *testing.T) {
 		t.Errorf("%d segments fell back, want 6: %+v", len(fellBack), fellBack)
 	}
 }
+
+// TestAskPagesPastAHundred: a tag set with 150 eligible workers is listed whole in three
+// questions (10, then 100, then past the first 64 vetoed), and only then is the listing
+// complete.
+func TestAskPagesPastAHundred(t *testing.T) {
+	var workers []string
+	for i := range 150 {
+		workers = append(workers, fmt.Sprintf(`{"sid": "W%03d", "attributes": "{\"skills\": [\"a\"]}", "activity_sid": "WAidle", "available": true}`, i))
+	}
+	ws := parseWorkspace(t, `{"workers": [`+strings.Join(workers, ",")+`],
+ "task_queues": [{"sid": "Qa", "friendly_name": "A", "target_workers": "skills HAS 'a'"}],
+ "workflows": [{"sid": "F1", "friendly_name": "F", "configuration": "{\"task_routing\": {\"filters\": [{\"filter_friendly_name\": \"all\", \"expression\": \"1==1\", \"targets\": [{\"queue\": \"Qa\"}]}]}}"}],
+ "activities": [{"sid": "WAidle", "friendly_name": "Idle", "available": true}]}`)
+	p := plan.Build(ws, plan.Options{Now: t0})
+	s, ok := p.Segment("Qa")
+	if !ok || len(s.Tags) == 0 {
+		t.Fatalf("no segment with tags for Qa: %+v", p.Segments)
+	}
+	avail := map[string]bool{}
+	for _, w := range p.Workers {
+		avail[w.ID] = true
+	}
+	a, err := newAsker(t.Context(), t0, p, avail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.close()
+	rk := &ranking{tags: s.Tags}
+	var got []string
+	for range 3 {
+		if err := a.ask(t.Context(), rk, 0); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%d listed, complete %v", len(rk.eligible), rk.complete))
+	}
+	want := []string{"10 listed, complete false", "100 listed, complete false", "150 listed, complete true"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("after each question (-want +got):\n%s", diff)
+	}
+	seen := map[string]bool{}
+	for _, c := range rk.eligible {
+		if seen[c.WorkerID] {
+			t.Errorf("%s listed twice", c.WorkerID)
+		}
+		seen[c.WorkerID] = true
+	}
+}
+
+// TestVerifyReportsARefusedCheck: a segment whose tags the API refuses (a plan edited by
+// hand: 33 tags, one more than a task may carry) is an error naming the segment, never read
+// as an answer.
+func TestVerifyReportsARefusedCheck(t *testing.T) {
+	p := plan.Build(workspace(t), plan.Options{Now: t0})
+	var tags []string
+	for i := range 33 {
+		tags = append(tags, fmt.Sprint("t", i))
+	}
+	p.Segments = append(p.Segments, plan.Segment{ID: "WQwide", Queue: "WQwide", Tags: tags, Workers: []string{"WK01"}})
+	mm, err := Verify(t.Context(), p)
+	if err == nil || !strings.Contains(err.Error(), "check segment WQwide") {
+		t.Fatalf("Verify = %v, %v; want an error naming segment WQwide", mm, err)
+	}
+}

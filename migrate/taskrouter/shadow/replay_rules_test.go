@@ -2,6 +2,7 @@ package shadow
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -264,4 +265,46 @@ func replayLines(t *testing.T, ws *taskrouter.Workspace, opts Options, lines ...
 		t.Fatal(err)
 	}
 	return rep
+}
+
+// TestCreatedTasksThatCannotBeRouted: a task.created whose attributes are not JSON, or whose
+// workflow the workspace does not hold, is skipped and counted under its reason; the tasks
+// that can be routed are compared, and each queue's rates are its own shares.
+func TestCreatedTasksThatCannotBeRouted(t *testing.T) {
+	rep := replayLines(t, parseWorkspace(t, rulesWorkspace), Options{},
+		created(1, "T1", "F1", `{not json`),
+		created(2, "T2", "Fgone", `{}`),
+		created(3, "T3", "Fgone", `{}`),
+		created(4, "T4", "F1", `{}`),
+		reservation(5, "reservation.created", "T4", "A", "Qa", "R1"),
+	)
+	want := []Skip{
+		{Reason: "task.created of a workflow not in the workspace", Events: 2},
+		{Reason: "task.created with attributes that are not JSON", Events: 1},
+	}
+	if diff := cmp.Diff(want, rep.Skipped); diff != "" {
+		t.Errorf("skips (-want +got):\n%s", diff)
+	}
+	if rep.Tasks != 1 || rep.Overall.Reservations != 1 {
+		t.Errorf("tasks %d, reservations %d; want 1 and 1", rep.Tasks, rep.Overall.Reservations)
+	}
+	if len(rep.Queues) != 1 || rep.Queues[0].Queue != "Qa" || rep.Queues[0].EligibleRate != 1 {
+		t.Errorf("queues %+v, want Qa alone with an eligible rate of 1 (A carries skill a)", rep.Queues)
+	}
+	if rep.Overall.EligibleRate != 1 {
+		t.Errorf("overall eligible rate %v, want 1", rep.Overall.EligibleRate)
+	}
+}
+
+// TestReplayLeavesGOMAXPROCSAlone: choosing the default number of shards reads the CPU count
+// and never changes it for the rest of the process.
+func TestReplayLeavesGOMAXPROCSAlone(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
+	rep := replayLines(t, parseWorkspace(t, rulesWorkspace), Options{},
+		created(1, "T1", "F1", `{}`),
+		reservation(2, "reservation.created", "T1", "A", "Qa", "R1"),
+	)
+	if after := runtime.GOMAXPROCS(0); after != before || rep.Shards != 1 {
+		t.Errorf("GOMAXPROCS %d before the replay, %d after; %d shards, want 1", before, after, rep.Shards)
+	}
 }
