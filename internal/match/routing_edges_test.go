@@ -23,7 +23,9 @@ func TestRoutingRuleEdges(t *testing.T) {
 	skill := func(level int, until time.Time) *WorkerRouting {
 		return &WorkerRouting{Skills: []WorkerSkill{{ID: "s", Level: level, ValidUntil: until}}}
 	}
-	needs := func(min int) *TaskRouting { return &TaskRouting{RequiredSkills: []RequiredSkill{{ID: "s", MinLevel: min}}} }
+	needs := func(min int) *TaskRouting {
+		return &TaskRouting{RequiredSkills: []RequiredSkill{{ID: "s", MinLevel: min}}}
+	}
 	at := func(g GeoPoint, max *float64) *WorkerRouting { return &WorkerRouting{Geo: &g, MaxTravelKm: max} }
 	from := func(g GeoPoint, max *float64) *TaskRouting { return &TaskRouting{Geo: &g, MaxDistanceKm: max} }
 	tooFar := func(limit float64) Reason { return Reason{Kind: ReasonTooFar, Distance: d, MaxDistance: limit} }
