@@ -3,6 +3,7 @@ package taskrouting
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -218,4 +219,97 @@ func assertServerError(t *testing.T, err error) {
 	if !errors.As(err, &ae) || ae.StatusCode != http.StatusInternalServerError {
 		t.Errorf("got %v, want the server's 500", err)
 	}
+}
+
+// notPathSegments are the string arguments (method/position, the context at 0) that are
+// no path segment, so a dot segment is text to them, and some may be empty.
+var notPathSegments = map[string]string{
+	"Workers.Links/1":           "connector, an optional query filter",
+	"Workers.Offboarding/2":     "lastDay, an optional query value",
+	"Stats.SLA/1":               "tag, an optional query filter",
+	"Teams.Presence/1":          "teamID, an optional query filter",
+	"Runs.FailStep/3":           "message, body text",
+	"Worker.AddComment/2":       "body text",
+	"Worker.PushUnsubscribe/1":  "endpoint, in the body",
+	"Worker.RegisterDevice/1":   "token, in the body",
+	"Worker.RegisterDevice/2":   "platform, in the body",
+	"Worker.UnregisterDevice/1": "token, in the body",
+}
+
+// meWhenEmpty are the path ids whose empty value means the signed-in worker.
+var meWhenEmpty = map[string]bool{"Worker.Queue/1": true}
+
+// Rule: every id a method puts in a path is checked before sending: empty or a dot segment
+// ("." or "..", which a server would read as another path) is a *ParamError naming the
+// parameter, and nothing is sent. Every string argument of every I/O method, by reflection.
+func TestEveryPathIDIsCheckedBeforeSending(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL+"/v1", WithMaxRetries(0))
+	w, err := NewWorkerClient(srv.URL+"/v1", WithMaxRetries(0))
+	require.NoError(t, err)
+	w.c.creds.set("wtok_1", "worker_1")
+
+	methods := append(ioMethods("", reflect.ValueOf(c)), ioMethods("Worker.", reflect.ValueOf(w))...)
+	checked := 0
+	for _, m := range methods {
+		ft := m.fn.Type()
+		n := ft.NumIn()
+		if ft.IsVariadic() {
+			n--
+		}
+		for pos := 1; pos < n; pos++ {
+			if ft.In(pos).Kind() != reflect.String || strings.HasSuffix(m.name, "Do") {
+				continue
+			}
+			name := fmt.Sprintf("%s/%d", m.name, pos)
+			if _, ok := notPathSegments[name]; ok {
+				continue
+			}
+			for _, bad := range []string{"", ".", ".."} {
+				if bad == "" && meWhenEmpty[name] {
+					continue
+				}
+				t.Run(fmt.Sprintf("%s=%q", name, bad), func(t *testing.T) {
+					ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+					defer cancel()
+					args := make([]reflect.Value, n)
+					for i := range n {
+						args[i] = argFor(ctx, ft.In(i))
+					}
+					if fix, ok := argsOf[m.name]; ok {
+						for i, v := range fix {
+							args[i+1] = reflect.ValueOf(v)
+						}
+					}
+					args[pos] = reflect.ValueOf(bad).Convert(ft.In(pos))
+					before := hits.Load()
+					outs := m.fn.Call(args)
+					last := outs[len(outs)-1]
+					var err error
+					if last.Kind() == reflect.Func && last.Type().CanSeq2() {
+						for _, e := range last.Seq2() {
+							err, _ = e.Interface().(error)
+							break
+						}
+					} else {
+						err, _ = last.Interface().(error)
+					}
+					var pe *ParamError
+					if !errors.As(err, &pe) {
+						t.Fatalf("got %v, want a *ParamError", err)
+					}
+					if hits.Load() != before {
+						t.Error("a refused call reached the server")
+					}
+				})
+				checked++
+			}
+		}
+	}
+	require.Greater(t, checked, 100)
 }
