@@ -44,6 +44,9 @@ func TestRunIteratorWalksThePages(t *testing.T) {
 			var asked []string
 			seq := allRuns(ListRunsParams{Cursor: tc.from}, func(p ListRunsParams) (*WorkflowRunPage, error) {
 				asked = append(asked, p.Cursor)
+				if len(asked) > 3 {
+					t.Fatalf("asked for pages %q: a cursor loop", asked)
+				}
 				pg, ok := tc.pages[p.Cursor]
 				if !ok {
 					t.Fatalf("asked for cursor %q", p.Cursor)
