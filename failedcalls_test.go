@@ -17,6 +17,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// supervisorFor is a supervisor client for base with a session that does not expire soon.
+func supervisorFor(t *testing.T, base string) *SupervisorClient {
+	t.Helper()
+	sv, err := NewSupervisorClient(base, WithMaxRetries(0))
+	require.NoError(t, err)
+	require.NoError(t, sv.SetSession("sv_1", time.Now().Add(time.Hour)))
+	return sv
+}
+
 // ioMethod is one exported method of the client that takes a context first: a call that
 // may reach the server.
 type ioMethod struct {
@@ -87,6 +96,7 @@ func argFor(ctx context.Context, typ reflect.Type) reflect.Value {
 var argsOf = map[string][]any{
 	"Do":                  {"GET", "/tasks"},
 	"Worker.Do":           {"GET", "/me"},
+	"Supervisor.Do":       {"GET", "/supervisor/board"},
 	"Workers.Offboarding": {"worker_1", "2026-11-30"},
 }
 
@@ -121,7 +131,7 @@ func validParams() map[reflect.Type]reflect.Value {
 
 // Rule: a call the server refuses returns the error and nothing else: no value beside it
 // (a nil pointer, a nil slice, a zero struct), and an iterator yields the error. Every
-// I/O method of Client and WorkerClient is called, by reflection, against a server that
+// I/O method of Client, WorkerClient and SupervisorClient is called, by reflection, against a server that
 // answers every request 500; a method whose arguments the client refuses before sending
 // must return an error too.
 func TestEveryFailedCallReturnsOnlyItsError(t *testing.T) {
@@ -137,8 +147,10 @@ func TestEveryFailedCallReturnsOnlyItsError(t *testing.T) {
 	w, err := NewWorkerClient(srv.URL+"/v1", WithMaxRetries(0))
 	require.NoError(t, err)
 	w.c.creds.set("wtok_1", "worker_1") // signed in, with no expiry to refresh
+	sv := supervisorFor(t, srv.URL+"/v1")
 
 	methods := append(ioMethods("", reflect.ValueOf(c)), ioMethods("Worker.", reflect.ValueOf(w))...)
+	methods = append(methods, ioMethods("Supervisor.", reflect.ValueOf(sv))...)
 	require.Greater(t, len(methods), 100, "the walk found too few methods")
 	errType := reflect.TypeFor[error]()
 	var sent []string
@@ -224,16 +236,18 @@ func assertServerError(t *testing.T, err error) {
 // notPathSegments are the string arguments (method/position, the context at 0) that are
 // no path segment, so a dot segment is text to them, and some may be empty.
 var notPathSegments = map[string]string{
-	"Workers.Links/1":           "connector, an optional query filter",
-	"Workers.Offboarding/2":     "lastDay, an optional query value",
-	"Stats.SLA/1":               "tag, an optional query filter",
-	"Teams.Presence/1":          "teamID, an optional query filter",
-	"Runs.FailStep/3":           "message, body text",
-	"Worker.AddComment/2":       "body text",
-	"Worker.PushUnsubscribe/1":  "endpoint, in the body",
-	"Worker.RegisterDevice/1":   "token, in the body",
-	"Worker.RegisterDevice/2":   "platform, in the body",
-	"Worker.UnregisterDevice/1": "token, in the body",
+	"Workers.Links/1":              "connector, an optional query filter",
+	"Workers.Offboarding/2":        "lastDay, an optional query value",
+	"Stats.SLA/1":                  "tag, an optional query filter",
+	"Teams.Presence/1":             "teamID, an optional query filter",
+	"Runs.FailStep/3":              "message, body text",
+	"Worker.AddComment/2":          "body text",
+	"Worker.PushUnsubscribe/1":     "endpoint, in the body",
+	"Worker.RegisterDevice/1":      "token, in the body",
+	"Worker.RegisterDevice/2":      "platform, in the body",
+	"Worker.UnregisterDevice/1":    "token, in the body",
+	"Supervisor.AcceptInvite/1":    "the invite's token, in the body",
+	"Supervisor.PushUnsubscribe/1": "endpoint, in the body",
 }
 
 // meWhenEmpty are the path ids whose empty value means the signed-in worker.
@@ -253,8 +267,10 @@ func TestEveryPathIDIsCheckedBeforeSending(t *testing.T) {
 	w, err := NewWorkerClient(srv.URL+"/v1", WithMaxRetries(0))
 	require.NoError(t, err)
 	w.c.creds.set("wtok_1", "worker_1")
+	sv := supervisorFor(t, srv.URL+"/v1")
 
 	methods := append(ioMethods("", reflect.ValueOf(c)), ioMethods("Worker.", reflect.ValueOf(w))...)
+	methods = append(methods, ioMethods("Supervisor.", reflect.ValueOf(sv))...)
 	checked := 0
 	for _, m := range methods {
 		ft := m.fn.Type()
