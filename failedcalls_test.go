@@ -131,9 +131,9 @@ func validParams() map[reflect.Type]reflect.Value {
 
 // Rule: a call the server refuses returns the error and nothing else: no value beside it
 // (a nil pointer, a nil slice, a zero struct), and an iterator yields the error. Every
-// I/O method of Client, WorkerClient and SupervisorClient is called, by reflection, against a server that
-// answers every request 500; a method whose arguments the client refuses before sending
-// must return an error too.
+// I/O method of Client, WorkerClient and SupervisorClient is called, by reflection,
+// against a server that answers every request 500, with arguments that pass the client's
+// own checks, so each method's handling of the server's refusal is what is tested.
 func TestEveryFailedCallReturnsOnlyItsError(t *testing.T) {
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
