@@ -138,3 +138,23 @@ func TestMiddlewareWrappersUnwrap(t *testing.T) {
 		}
 	}
 }
+
+// Rule: without WithMaxBodyBytes a delivery may be 1 MiB (1,048,576 bytes), as documented,
+// and one byte more is refused with 413 before it is read.
+func TestDefaultBodyLimitIsOneMiB(t *testing.T) {
+	h := Handler(testVerifier(t), func(context.Context, Event) error { return nil })
+	for _, tc := range []struct {
+		size int
+		want int
+	}{{1 << 20, http.StatusNoContent}, {1<<20 + 1, http.StatusRequestEntityTooLarge}} {
+		prefix := `{"event":"task.accepted","pad":"`
+		body := prefix + strings.Repeat("x", tc.size-len(prefix)-2) + `"}`
+		req := httptest.NewRequest(http.MethodPost, "/hook", strings.NewReader(body))
+		req.Header.Set(SignatureHeader, Sign([]byte(body), testSecret, testNow))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if len(body) != tc.size || rec.Code != tc.want {
+			t.Errorf("a body of %d bytes: %d, want %d", len(body), rec.Code, tc.want)
+		}
+	}
+}
