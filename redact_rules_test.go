@@ -25,3 +25,21 @@ func TestRedactSurrogatePairs(t *testing.T) {
 		})
 	}
 }
+
+// Rule: a backslash and a letter that is no escape (such as \z) stand for no character, so
+// they are no echo of a secret's byte that is not UTF-8 nor of its NUL; the escapes that do
+// stand for those are.
+func TestRedactUnknownEscapeIsNoCharacter(t *testing.T) {
+	for _, tc := range []struct {
+		name, secret, in, want string
+	}{
+		{"\\z for a byte that is not UTF-8", "ab\xffcdef", `x ab\zcdef y`, `x ab\zcdef y`},
+		{"\\xff for that byte", "ab\xffcdef", `x ab\xffcdef y`, "x [redacted] y"},
+		{"\\z for NUL", "ab\x00cdef", `x ab\zcdef y`, `x ab\zcdef y`},
+		{"\\u0000 for NUL", "ab\x00cdef", `x ab\u0000cdef y`, "x [redacted] y"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			diff(t, "redacted", tc.want, redactSecrets(tc.in, []string{tc.secret}))
+		})
+	}
+}
