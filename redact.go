@@ -168,15 +168,15 @@ func spellings(ends []int, text string, q int, u unit) []int {
 // read, at text[at:]: the offset after it and the character of the pair.
 func surrogatePair(text string, at int, hi rune) (int, rune, bool) {
 	if hi < 0xD800 || hi > 0xDBFF || at >= len(text) || text[at] != '\\' {
-		return 0, 0, false
+		return 0, 0, false // mutation:ignore: the caller reads the offset and character only when ok
 	}
 	e := at + backslashes(text, at)
 	if e >= len(text) || text[e] != 'u' && text[e] != 'U' {
-		return 0, 0, false
+		return 0, 0, false // mutation:ignore: the caller reads the offset and character only when ok
 	}
 	lo, ok := hexAt(text, e+1, 4)
 	if !ok || lo < 0xDC00 || lo > 0xDFFF {
-		return 0, 0, false
+		return 0, 0, false // mutation:ignore: the caller reads the offset and character only when ok
 	}
 	return e + 5, utf16.DecodeRune(hi, lo), true
 }
@@ -218,13 +218,13 @@ func shortEscape(c byte) (rune, bool) {
 	case 'v':
 		return '\v', true
 	}
-	return 0, false
+	return 0, false // mutation:ignore: every caller reads the value only when ok
 }
 
 // hexAt reads n hex digits (either case) at text[at:].
 func hexAt(text string, at, n int) (rune, bool) {
 	if at+n > len(text) {
-		return 0, false
+		return 0, false // mutation:ignore: every caller reads the value only when ok
 	}
 	v, err := strconv.ParseUint(text[at:at+n], 16, 32)
 	return rune(v), err == nil
