@@ -308,3 +308,17 @@ func TestReplayLeavesGOMAXPROCSAlone(t *testing.T) {
 		t.Errorf("GOMAXPROCS %d before the replay, %d after; %d shards, want 1", before, after, rep.Shards)
 	}
 }
+
+// TestActivityNameIsReadLast: an activity update's availability, then its activity's sid,
+// decide before its activity's name; the name is read only when neither is given or known.
+func TestActivityNameIsReadLast(t *testing.T) {
+	rep := replayLines(t, parseWorkspace(t, rulesWorkspace), Options{},
+		ev(1, "worker.activity.update", map[string]any{"worker_sid": "A", "worker_activity_available": false, "worker_activity_name": "Idle"}),
+		ev(2, "worker.activity.update", map[string]any{"worker_sid": "B", "worker_activity_sid": "WAoff", "worker_activity_name": "Idle"}),
+		created(3, "T1", "F1", `{}`),
+		reservation(4, "reservation.created", "T1", "A", "Qa", "R1"),
+	)
+	if o := rep.Overall; o.Reservations != 1 || o.NobodyHere != 1 || len(rep.Skipped) != 0 {
+		t.Errorf("reservations %d, nobody here %d, skipped %+v; want 1, 1 (A and B offline) and none", o.Reservations, o.NobodyHere, rep.Skipped)
+	}
+}
