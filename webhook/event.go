@@ -350,7 +350,7 @@ func (m *millis) UnmarshalJSON(b []byte) error {
 		// (-2^63-1 becomes -2^63) and come back as another instant.
 		return &millisError{}
 	}
-	f, err := strconv.ParseFloat(string(b), 64)
+	f, err := strconv.ParseFloat(string(b), 64) // mutation:ignore: ParseFloat reads every bit size but 32 as 64
 	// The range check comes first: converting an out-of-range float to an
 	// int64 gives an unspecified value.
 	if err != nil || f < -(1<<63) || f >= 1<<63 || f != float64(int64(f)) {

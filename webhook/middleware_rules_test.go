@@ -52,6 +52,9 @@ func TestHandlerFollowsTheDeduper(t *testing.T) {
 		{"processed before", ClaimProcessed, nil, nil, outcome{Status: 204}},
 		{"in flight elsewhere", ClaimInFlight, nil, nil, outcome{Status: 409, Hooked: "webhook: event is being processed by another delivery"}},
 		{"the deduper fails", ClaimAcquired, storeDown, nil, outcome{Status: 503, Hooked: "store down"}},
+		// ClaimResult's zero value is no claim: never processed, answered as retryable.
+		{"no claim (the zero value)", ClaimResult(0), nil, nil, outcome{Status: 409, Hooked: "webhook: event is being processed by another delivery"}},
+		{"an unknown claim", ClaimInFlight + 1, nil, nil, outcome{Status: 409, Hooked: "webhook: event is being processed by another delivery"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := &scriptedDeduper{claim: tc.claim, err: tc.err}
@@ -142,7 +145,14 @@ func TestMiddlewareWrappersUnwrap(t *testing.T) {
 // Rule: without WithMaxBodyBytes a delivery may be 1 MiB (1,048,576 bytes), as documented,
 // and one byte more is refused with 413 before it is read.
 func TestDefaultBodyLimitIsOneMiB(t *testing.T) {
-	h := Handler(testVerifier(t), func(context.Context, Event) error { return nil })
+	t.Run("no option", func(t *testing.T) { checkOneMiB(t) })
+	// WithMaxBodyBytes of 0 or less keeps the default.
+	t.Run("WithMaxBodyBytes(0)", func(t *testing.T) { checkOneMiB(t, WithMaxBodyBytes(0)) })
+	t.Run("WithMaxBodyBytes(-1)", func(t *testing.T) { checkOneMiB(t, WithMaxBodyBytes(-1)) })
+}
+
+func checkOneMiB(t *testing.T, opts ...HandlerOption) {
+	h := Handler(testVerifier(t), func(context.Context, Event) error { return nil }, opts...)
 	for _, tc := range []struct {
 		size int
 		want int
