@@ -54,6 +54,16 @@ func TestHistoryTimesInBothFormsAndBadQueries(t *testing.T) {
 	if d := cmp.Diff([]string{"t3", "t2", "t1"}, ids("from=0")); d != "" {
 		t.Errorf("from=0 (-want +got):\n%s", d)
 	}
+	// A cursor reads the entries below its position: 1 is below t2, and 0, below every
+	// entry, is an empty page (as any cursor at or below the forgotten entries), not an error.
+	for _, tc := range []struct {
+		cursor string
+		want   []string
+	}{{"2", []string{"t2", "t1"}}, {"1", []string{"t1"}}, {"0", []string{}}} {
+		if d := cmp.Diff(tc.want, ids("cursor="+tc.cursor)); d != "" {
+			t.Errorf("cursor=%s (-want +got):\n%s", tc.cursor, d)
+		}
+	}
 	for _, tc := range []struct {
 		name, query, code string
 	}{
