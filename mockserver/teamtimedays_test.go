@@ -49,3 +49,40 @@ func TestTeamTimeSplitsAShiftAtUTCMidnight(t *testing.T) {
 	require.Len(t, report.Workers, 1)
 	require.Equal(t, 150*time.Minute, report.Workers[0].OnShift, "the row counts the whole window")
 }
+
+// TestTeamTimeLeavesOutDaysWithoutTime: the day series lists only the UTC days with some time
+// on shift or on break: a shift that ends at midnight exactly gives the next day nothing, a
+// shift that ends the instant it begins gives its day nothing, and such days are left out.
+func TestTeamTimeLeavesOutDaysWithoutTime(t *testing.T) {
+	t.Parallel()
+	day1 := time.Date(2025, 11, 21, 0, 0, 0, 0, time.UTC)
+	clk := mockserver.NewManualClock(day1.Add(23 * time.Hour))
+	srv := mockserver.Start(t, mockserver.WithClock(clk))
+	c := newClient(t, srv, srv.APIKey())
+	ctx := context.Background()
+	shift := func(on bool) {
+		t.Helper()
+		_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_1", Tags: []string{"english"}, Available: taskrouting.Ptr(on)})
+		require.NoError(t, err)
+	}
+	shift(true) // 23:00 on day 1
+	clk.Advance(time.Hour)
+	shift(false)                // midnight exactly
+	clk.Advance(36 * time.Hour) // noon of day 3: a shift ended the instant it began
+	shift(true)
+	shift(false)
+	clk.Advance(12 * time.Hour) // midnight of day 4: nothing on days 2 and 3
+	shift(true)
+	clk.Advance(30 * time.Minute)
+	shift(false)
+
+	report, err := c.Teams.Time(ctx, taskrouting.TeamTimeParams{From: day1, Entries: true})
+	require.NoError(t, err)
+	want := []taskrouting.TeamTimeDay{
+		{Day: "2025-11-21", OnShift: time.Hour, Working: time.Hour},
+		{Day: "2025-11-24", OnShift: 30 * time.Minute, Working: 30 * time.Minute},
+	}
+	if diff := cmp.Diff(want, report.Days); diff != "" {
+		t.Errorf("days (-want +got):\n%s", diff)
+	}
+}
