@@ -91,8 +91,8 @@ func argFor(ctx context.Context, typ reflect.Type) reflect.Value {
 	return reflect.Zero(typ)
 }
 
-// argsOf are the leading arguments (after the context) of the methods whose strings must
-// be more than an id.
+// argsOf holds, per method, the first arguments after ctx for the methods that take text
+// other than ids (a path, a date).
 var argsOf = map[string][]any{
 	"Do":                  {"GET", "/tasks"},
 	"Worker.Do":           {"GET", "/me"},

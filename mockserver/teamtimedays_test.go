@@ -19,15 +19,8 @@ import (
 func TestTeamTimeSplitsAShiftAtUTCMidnight(t *testing.T) {
 	t.Parallel()
 	day1 := time.Date(2025, 11, 21, 0, 0, 0, 0, time.UTC)
-	clk := mockserver.NewManualClock(day1.Add(23 * time.Hour))
-	srv := mockserver.Start(t, mockserver.WithClock(clk))
-	c := newClient(t, srv, srv.APIKey())
+	c, clk, shift := teamTimeWorker(t, day1.Add(23*time.Hour))
 	ctx := context.Background()
-	shift := func(on bool) {
-		t.Helper()
-		_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_1", Tags: []string{"english"}, Available: taskrouting.Ptr(on)})
-		require.NoError(t, err)
-	}
 	shift(true)                // 23:00 on day 1
 	clk.Advance(2 * time.Hour) // 01:00 on day 2
 	shift(false)
@@ -56,15 +49,8 @@ func TestTeamTimeSplitsAShiftAtUTCMidnight(t *testing.T) {
 func TestTeamTimeLeavesOutDaysWithoutTime(t *testing.T) {
 	t.Parallel()
 	day1 := time.Date(2025, 11, 21, 0, 0, 0, 0, time.UTC)
-	clk := mockserver.NewManualClock(day1.Add(23 * time.Hour))
-	srv := mockserver.Start(t, mockserver.WithClock(clk))
-	c := newClient(t, srv, srv.APIKey())
+	c, clk, shift := teamTimeWorker(t, day1.Add(23*time.Hour))
 	ctx := context.Background()
-	shift := func(on bool) {
-		t.Helper()
-		_, err := c.Workers.Upsert(ctx, taskrouting.UpsertWorkerParams{ID: "agent_1", Tags: []string{"english"}, Available: taskrouting.Ptr(on)})
-		require.NoError(t, err)
-	}
 	shift(true) // 23:00 on day 1
 	clk.Advance(time.Hour)
 	shift(false)                // midnight exactly
@@ -84,5 +70,18 @@ func TestTeamTimeLeavesOutDaysWithoutTime(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, report.Days); diff != "" {
 		t.Errorf("days (-want +got):\n%s", diff)
+	}
+}
+
+// teamTimeWorker starts a mock server on a manual clock at start with one worker, agent_1,
+// whose shift starts and ends as shift(true) and shift(false) make it available or not.
+func teamTimeWorker(t *testing.T, start time.Time) (*taskrouting.Client, *mockserver.ManualClock, func(on bool)) {
+	clk := mockserver.NewManualClock(start)
+	srv := mockserver.Start(t, mockserver.WithClock(clk))
+	c := newClient(t, srv, srv.APIKey())
+	return c, clk, func(on bool) {
+		t.Helper()
+		_, err := c.Workers.Upsert(context.Background(), taskrouting.UpsertWorkerParams{ID: "agent_1", Tags: []string{"english"}, Available: taskrouting.Ptr(on)})
+		require.NoError(t, err)
 	}
 }

@@ -98,20 +98,14 @@ func TestTaskInputRules(t *testing.T) {
 			}
 			e := New(Config{})
 			e.Advance(t0)
-			before := e.State()
-			_, err := e.CreateTask(t0, in)
-			if tc.want == nil {
-				if err != nil {
-					t.Fatalf("refused: %v", err)
-				}
+			accepted := checkRefusal(t, e, "task", tc.want, func() error {
+				_, err := e.CreateTask(t0, in)
+				return err
+			})
+			if accepted {
 				if _, err := e.Task(in.ID); err != nil {
 					t.Errorf("accepted task not readable: %v", err)
 				}
-				return
-			}
-			checkInputError(t, err, tc.want)
-			if diff := cmp.Diff(before, e.State(), netipEqual); diff != "" {
-				t.Errorf("a refused task changed the engine (-before +after):\n%s", diff)
 			}
 		})
 	}
@@ -167,18 +161,10 @@ func TestWorkerInputRules(t *testing.T) {
 		t.Run("create/"+tc.name, func(t *testing.T) {
 			e := New(Config{})
 			e.Advance(t0)
-			before := e.State()
-			_, err := e.UpsertWorker(t0, in)
-			if tc.want == nil {
-				if err != nil {
-					t.Fatalf("refused: %v", err)
-				}
-				return
-			}
-			checkInputError(t, err, tc.want)
-			if diff := cmp.Diff(before, e.State(), netipEqual); diff != "" {
-				t.Errorf("a refused worker changed the engine (-before +after):\n%s", diff)
-			}
+			checkRefusal(t, e, "worker", tc.want, func() error {
+				_, err := e.UpsertWorker(t0, in)
+				return err
+			})
 		})
 		if tc.in.ID != "" {
 			continue // the id rules are UpsertWorker's alone
@@ -207,21 +193,29 @@ func TestWorkerInputRules(t *testing.T) {
 				if _, err := e.UpsertWorker(t0, orig); err != nil {
 					t.Fatal(err)
 				}
-				before := e.State()
-				err := call(e)
-				if tc.want == nil {
-					if err != nil {
-						t.Fatalf("refused: %v", err)
-					}
-					return
-				}
-				checkInputError(t, err, tc.want)
-				if diff := cmp.Diff(before, e.State(), netipEqual); diff != "" {
-					t.Errorf("a refused update changed the worker (-before +after):\n%s", diff)
-				}
+				checkRefusal(t, e, "update", tc.want, func() error { return call(e) })
 			})
 		}
 	}
+}
+
+// checkRefusal runs a command on e: with want nil it must be accepted (and checkRefusal
+// answers true); otherwise it must be refused with want, leaving e's state as it was.
+func checkRefusal(t *testing.T, e *Engine, what string, want *InputError, run func() error) bool {
+	t.Helper()
+	before := e.State()
+	err := run()
+	if want == nil {
+		if err != nil {
+			t.Fatalf("refused: %v", err)
+		}
+		return true
+	}
+	checkInputError(t, err, want)
+	if diff := cmp.Diff(before, e.State(), netipEqual); diff != "" {
+		t.Errorf("a refused %s changed the engine (-before +after):\n%s", what, diff)
+	}
+	return false
 }
 
 func checkInputError(t *testing.T, err error, want *InputError) {
