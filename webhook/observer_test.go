@@ -119,3 +119,55 @@ func TestObserverWithMiddlewareTakesNextsStatus(t *testing.T) {
 		t.Errorf("observed (-want +got):\n%s", diff)
 	}
 }
+
+type verifiedKey struct{}
+
+// TestObserverVerifiedContextReachesTheCallback: the context Verified returns is the one
+// the callback and Done get; a nil one leaves the delivery's context as it was.
+func TestObserverVerifiedContextReachesTheCallback(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		returned func(ctx context.Context) context.Context
+		want     []string // what the callback and Done saw under verifiedKey and stepKey
+	}{
+		{
+			name:     "a new context",
+			returned: func(ctx context.Context) context.Context { return context.WithValue(ctx, verifiedKey{}, "from Verified") },
+			want:     []string{"callback: from Verified, received", "done: from Verified, received"},
+		},
+		{
+			name:     "nil",
+			returned: func(context.Context) context.Context { return nil },
+			want:     []string{"callback: <none>, received", "done: <none>, received"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var got []string
+			saw := func(who string, ctx context.Context) {
+				v, ok := ctx.Value(verifiedKey{}).(string)
+				if !ok {
+					v = "<none>"
+				}
+				r, _ := ctx.Value(stepKey{}).(string)
+				mu.Lock()
+				got = append(got, who+": "+v+", "+r)
+				mu.Unlock()
+			}
+			obs := Observer{
+				Received: func(r *http.Request) context.Context { return context.WithValue(r.Context(), stepKey{}, "received") },
+				Verified: func(ctx context.Context, _ Event, _ error) context.Context { return tc.returned(ctx) },
+				Done:     func(ctx context.Context, _ DeliveryResult) { saw("done", ctx) },
+			}
+			srv := httptest.NewServer(Handler(testVerifier(t), func(ctx context.Context, _ Event) error {
+				saw("callback", ctx)
+				return nil
+			}, WithObserver(obs)))
+			defer srv.Close()
+			send(t, srv.URL, signed(`{"event":"task.accepted","id":"evt_1","taskId":"t1","workerId":"w1"}`, testSecret, testNow))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("contexts seen (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
