@@ -131,9 +131,11 @@ func TestObserverVerifiedContextReachesTheCallback(t *testing.T) {
 		want     []string // what the callback and Done saw under verifiedKey and stepKey
 	}{
 		{
-			name:     "a new context",
-			returned: func(ctx context.Context) context.Context { return context.WithValue(ctx, verifiedKey{}, "from Verified") },
-			want:     []string{"callback: from Verified, received", "done: from Verified, received"},
+			name: "a new context",
+			returned: func(ctx context.Context) context.Context {
+				return context.WithValue(ctx, verifiedKey{}, "from Verified")
+			},
+			want: []string{"callback: from Verified, received", "done: from Verified, received"},
 		},
 		{
 			name:     "nil",
