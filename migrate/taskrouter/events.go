@@ -150,16 +150,16 @@ func eventsOfPage(v json.RawMessage) (from, to int, ok bool) {
 		return 0, 0, false // mutation:ignore: the caller reads from and to only when ok
 	}
 	dec := json.NewDecoder(bytes.NewReader(v))
-	if _, err := dec.Token(); err != nil { // {
+	if _, err := dec.Token(); err != nil { // the opening {; mutation:ignore: v is valid JSON, read whole by json.Unmarshal above
 		return 0, 0, false // mutation:ignore: the caller reads from and to only when ok
 	}
 	for dec.More() {
 		key, err := dec.Token()
-		if err != nil {
+		if err != nil { // mutation:ignore: json.Unmarshal read v whole above, so no token of it fails
 			return 0, 0, false // mutation:ignore: the caller reads from and to only when ok
 		}
 		var val json.RawMessage
-		if err := dec.Decode(&val); err != nil {
+		if err := dec.Decode(&val); err != nil { // mutation:ignore: as above, v is valid JSON
 			return 0, 0, false // mutation:ignore: the caller reads from and to only when ok
 		}
 		if key == "events" && firstByte(val) == '[' {

@@ -115,6 +115,7 @@ func writeOperand(b *strings.Builder, o Operand) {
 			b.WriteByte('"')
 		case float64:
 			var buf [32]byte // mutation:ignore: AppendFloat grows the slice when it must; the longest float64 it writes here is 24 bytes
+			// mutation:ignore: every negative precision means the shortest form
 			b.Write(strconv.AppendFloat(buf[:0], v, 'g', -1, 64))
 		case bool:
 			b.WriteString(strconv.FormatBool(v))

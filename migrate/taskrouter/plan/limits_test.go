@@ -269,6 +269,8 @@ func TestPrioritySteps(t *testing.T) {
 		{"equal priorities", []string{"4", "4"}, 0, ptr(4), "", ""},
 		{"uneven steps", []string{"1", "2", "4"}, 1, ptr(1), "the targets' priorities do not change by a constant step", ""},
 		{"a lower later priority", []string{"5", "1"}, 0, ptr(5), "a later target has a lower priority", ""},
+		{"a later priority lower by one", []string{"5", "4"}, 0, ptr(5), "a later target has a lower priority", ""},
+		{"a step of one", []string{"1", "2", "3"}, 1, ptr(1), "", ""},
 		{"one sets, another keeps", []string{"5", ""}, 0, ptr(5), "one target sets a priority and another keeps the task's own", ""},
 		{"none set", []string{"", ""}, 0, nil, "", ""},
 		{"strings holding numbers", []string{`"5"`, `"7"`}, 2, ptr(5), "", ""},
@@ -378,5 +380,27 @@ func TestLadderSkipsTiersWithoutTags(t *testing.T) {
 	e := Build(ws, Options{Now: planTime}).Rules[0].Escalation
 	if diff := cmp.Diff([][]string{{"queue:q0"}, {"queue:q1"}}, e.Tiers); diff != "" {
 		t.Errorf("tiers (-want +got):\n%s", diff)
+	}
+}
+
+// TestTargetExpressionAlwaysTrue: a target whose expression is always true (1==1) uses its
+// queue's own segment and tags, as a target without an expression does: no narrowed
+// segment, no finding, the expression kept on the tier as written.
+func TestTargetExpressionAlwaysTrue(t *testing.T) {
+	ws := wsJSON(t, worker("W1", map[string]any{"level": 5}, ""), queue("Q1", "All", "1==1"), workflow("F1", `[{"queue":"Q1","expression":"1==1"}]`))
+	p := Build(ws, Options{Now: planTime})
+	var segments []string
+	for _, s := range p.Segments {
+		segments = append(segments, s.ID)
+	}
+	if diff := cmp.Diff([]string{"Q1"}, segments); diff != "" {
+		t.Errorf("segments (-want +got):\n%s", diff)
+	}
+	want := []Tier{{Segment: "Q1", TaskQueue: "Q1", Tags: []string{"queue:all"}, Expression: "1==1"}}
+	if diff := cmp.Diff(want, p.Rules[0].Tiers); diff != "" {
+		t.Errorf("tiers (-want +got):\n%s", diff)
+	}
+	if len(p.Findings) != 0 {
+		t.Errorf("findings %+v, want none", p.Findings)
 	}
 }

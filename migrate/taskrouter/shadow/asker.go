@@ -196,7 +196,7 @@ func (a *asker) rank(ctx context.Context, tags []string, prio float64, worker st
 // answer reads the ranking as far as it goes; more: another question could change it.
 func (rk *ranking) answer(worker string, vetoed []string) (ans answer, more bool) {
 	var top *candidate
-	at, closed := -1, false // the worker's place among the eligible; a lower score ends the tie
+	at, closed := -1, false // the worker's place among the eligible (-1: not placed; mutation:ignore: read only as at >= 0); a lower score ends the tie
 	for i := range rk.eligible {
 		c := &rk.eligible[i]
 		if slices.Contains(vetoed, c.WorkerID) {

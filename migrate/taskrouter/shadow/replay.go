@@ -313,17 +313,24 @@ func defaultShards(cpus, jobs int) int {
 	return min(cpus, 8, max(1, jobs/2000))
 }
 
+// shardCount is how many shards compare jobs reservations when Options.Shards is asked
+// on cpus CPUs: asked, at most MaxShards, or defaultShards when asked is 0 or less; never
+// more than the reservations.
+func shardCount(asked, cpus, jobs int) int {
+	shards := min(asked, MaxShards)
+	if shards <= 0 {
+		shards = defaultShards(cpus, jobs)
+	}
+	return min(shards, jobs)
+}
+
 // compare answers every job, in shards side by side.
 func compare(ctx context.Context, sc *scan, opts Options) error {
 	n := len(sc.jobs)
 	if n == 0 {
 		return nil
 	}
-	shards := min(opts.Shards, MaxShards)
-	if shards <= 0 {
-		shards = defaultShards(runtime.GOMAXPROCS(0), n)
-	}
-	shards = min(shards, n)
+	shards := shardCount(opts.Shards, runtime.GOMAXPROCS(0), n)
 	sc.shards = shards
 	var (
 		mu       sync.Mutex

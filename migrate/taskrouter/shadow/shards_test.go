@@ -26,3 +26,27 @@ func TestDefaultShards(t *testing.T) {
 		})
 	}
 }
+
+// TestShardCount: Options.Shards as asked, bounded by MaxShards and by the reservations;
+// 0 or less means defaultShards.
+func TestShardCount(t *testing.T) {
+	for _, tc := range []struct{ asked, cpus, jobs, want int }{
+		{1, 8, 100_000, 1}, // one asked is one, where the default would be 8
+		{2, 8, 100_000, 2},
+		{3, 1, 100_000, 3}, // asked beyond the CPUs: as asked
+		{0, 8, 100_000, 8}, // the default
+		{-1, 8, 100_000, 8},
+		{0, 2, 4_000, 2},
+		{MaxShards, 8, 100_000, MaxShards},
+		{MaxShards + 1, 8, 100_000, MaxShards},
+		{5000, 8, 100_000, MaxShards},
+		{40, 8, 1, 1}, // never more shards than reservations
+		{40, 8, 39, 39},
+	} {
+		t.Run(fmt.Sprintf("%d asked %d CPUs %d reservations", tc.asked, tc.cpus, tc.jobs), func(t *testing.T) {
+			if got := shardCount(tc.asked, tc.cpus, tc.jobs); got != tc.want {
+				t.Errorf("shardCount(%d, %d, %d) = %d, want %d", tc.asked, tc.cpus, tc.jobs, got, tc.want)
+			}
+		})
+	}
+}
