@@ -70,6 +70,9 @@ func WithMiddleware(mw ...Middleware) RequestOption {
 // an error turns into.
 var errNoResponse = errors.New("taskrouting: a middleware returned no response and no error")
 
+// errNilRequest is what a middleware that passed a nil request to next gets back.
+var errNilRequest = errors.New("taskrouting: a middleware passed a nil request to next")
+
 // runMiddleware sends req through mws and then through run's attempts.
 // Without middlewares the request goes straight to the attempts.
 func runMiddleware(mws []Middleware, req *retryablehttp.Request, run *callRun) (*http.Response, error) {
@@ -77,6 +80,9 @@ func runMiddleware(mws []Middleware, req *retryablehttp.Request, run *callRun) (
 		return run.rc.Do(req)
 	}
 	attempts := func(r *http.Request) (*http.Response, error) {
+		if r == nil { // from the innermost middleware
+			return nil, errNilRequest
+		}
 		out := *req // keeps the call's body, rewound for every attempt
 		out.Request = r
 		if r.Body != nil && r.Body != http.NoBody {
@@ -101,8 +107,8 @@ func runMiddleware(mws []Middleware, req *retryablehttp.Request, run *callRun) (
 	for i := len(mws) - 1; i >= 0; i-- {
 		mw, inner := mws[i], next
 		next = func(r *http.Request) (*http.Response, error) {
-			if r == nil {
-				return nil, errors.New("taskrouting: a middleware passed a nil request to next")
+			if r == nil { // from the middleware outside this one
+				return nil, errNilRequest
 			}
 			return mw(r, inner)
 		}
