@@ -28,7 +28,9 @@ import (
 // keeps the call's JSON). It may read the answer's headers; a middleware that reads the answer's body
 // must give next's caller a response whose body still holds it. Returning
 // an error without calling next sends nothing; the call then fails with
-// that error wrapped.
+// that error wrapped. An answer returned together with an error is closed
+// and the call fails with the error; a nil request given to next is an
+// error of the call, never handed on to the next middleware.
 //
 // To act on each attempt instead (one span per attempt, request signing
 // with a fresh timestamp), wrap the transport of the http.Client given to
