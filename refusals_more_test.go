@@ -51,6 +51,21 @@ func TestMoreInputRefusedBeforeSending(t *testing.T) {
 		{"Teams.Presence team id", func() error { _, err := c.Teams.Presence(ctx, strings.Repeat("t", 65)); return err }, "teamID"},
 		{"WithResponseInto(nil)", func() error { _, err := c.Workers.List(ctx, WithResponseInto(nil)); return err }, "WithResponseInto"},
 		{"UpdateLocation NaN latitude", func() error { _, err := wc.UpdateLocation(ctx, math.NaN(), 0); return err }, "latitude"},
+		{"PushSubscribe no endpoint", func() error {
+			_, err := wc.PushSubscribe(ctx, PushSubscriptionParams{P256dh: "k", Auth: NewSecret("a")})
+			return err
+		}, "PushSubscriptionParams.Endpoint"},
+		{"PushSubscribe no key", func() error {
+			_, err := wc.PushSubscribe(ctx, PushSubscriptionParams{Endpoint: "https://push.example.com/1", Auth: NewSecret("a")})
+			return err
+		}, "PushSubscriptionParams.P256dh"},
+		{"PushSubscribe no auth", func() error {
+			_, err := wc.PushSubscribe(ctx, PushSubscriptionParams{Endpoint: "https://push.example.com/1", P256dh: "k"})
+			return err
+		}, "PushSubscriptionParams.Auth"},
+		{"PushUnsubscribe no endpoint", func() error { return wc.PushUnsubscribe(ctx, "") }, "endpoint"},
+		{"RegisterDevice no token", func() error { _, err := wc.RegisterDevice(ctx, "", "ios"); return err }, "token"},
+		{"UnregisterDevice no token", func() error { return wc.UnregisterDevice(ctx, "") }, "token"},
 		{"Resume bad worker id", func() error { return wc.Resume("..", "wt_abc", start) }, "workerID"},
 		{"CreateTimeEntry no start", func() error {
 			s := shift
