@@ -7,7 +7,8 @@
 # N (--n, default 4000), from 8 clients over keep-alive connections, in its own process;
 # closing its standard input ends the server and callgrind writes its total. The difference of the two totals
 # over N-500 is one create. With --base REF the binary built at git REF is measured too, and
-# the ratio printed. --args replaces the binary's flags.
+# the ratio printed. --args replaces the binary's flags; --keep DIR keeps callgrind's output
+# of each run there (callgrind_annotate --inclusive=yes FILE shows where a create goes).
 #
 #   scripts/bininstr.sh                          # this tree
 #   scripts/bininstr.sh --base main --n 4000     # and main's binary, with the ratio
@@ -17,11 +18,13 @@ cd "$(dirname "$0")/.."
 base=""
 big=4000
 flags="-log-level info -strict-responses=false"
+keep="" # --keep DIR: leave each run's callgrind output there, for callgrind_annotate
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--base) base=${2:?--base needs a git ref}; shift ;;
 	--n) big=${2:?}; shift ;;
 	--args) flags=${2?}; shift ;;
+	--keep) keep=${2:?--keep needs a directory}; shift ;;
 	-h | --help) sed -n '2,13p' "$0"; exit 0 ;;
 	*) echo "bininstr.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -67,6 +70,9 @@ total() {
 		exit 1
 	fi
 	awk '/^summary:/ {print $2}' "$tmp/cg.out"
+	if [ -n "$keep" ]; then
+		mkdir -p "$keep" && cp "$tmp/cg.out" "$keep/callgrind.$(basename "$bin").$n.out"
+	fi
 }
 
 # perCreate BIN: instructions per create.
