@@ -6,8 +6,8 @@
 # default -gc-percent), GOMAXPROCS=1; internal/createload -drive sends it 500 creates, then
 # N (--n, default 4000), from 8 clients over keep-alive connections, in its own process;
 # closing its standard input ends the server and callgrind writes its total. The difference of the two totals
-# over N-500 is one create. With --base REF the binary built at git REF is measured too, and
-# the ratio printed. --args replaces the binary's flags; --keep DIR keeps callgrind's output
+# over N-500 is one create. With --base REF (repeatable) the binary built at git REF is
+# measured too, and the ratio printed. --args replaces the binary's flags; --keep DIR keeps callgrind's output
 # of each run there (callgrind_annotate --inclusive=yes FILE shows where a create goes).
 #
 #   scripts/bininstr.sh                          # this tree
@@ -15,13 +15,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-base=""
+bases=()
 big=4000
 flags="-log-level info -strict-responses=false"
 keep="" # --keep DIR: leave each run's callgrind output there, for callgrind_annotate
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--base) base=${2:?--base needs a git ref}; shift ;;
+	--base) bases+=("${2:?--base needs a git ref}"); shift ;;
 	--n) big=${2:?}; shift ;;
 	--args) flags=${2?}; shift ;;
 	--keep) keep=${2:?--keep needs a directory}; shift ;;
@@ -86,11 +86,11 @@ perCreate() {
 go build -o "$tmp/new" ./mockserver/cmd/mockserver
 newI=$(perCreate "$tmp/new")
 echo "this tree binary: $newI instructions per create ($flags)"
-if [ -n "$base" ]; then
-	mkdir -p "$tmp/base"
+for base in "${bases[@]}"; do
+	rm -rf "$tmp/base" && mkdir -p "$tmp/base"
 	git archive "$base" | tar -x -C "$tmp/base"
 	(cd "$tmp/base" && go build -o "$tmp/basebin" ./mockserver/cmd/mockserver)
 	baseI=$(perCreate "$tmp/basebin")
 	echo "base $base binary: $baseI instructions per create ($flags)"
-	awk -v n="$newI" -v b="$baseI" 'BEGIN { printf "this tree / base: %.2f× instructions per create\n", n / b }'
-fi
+	awk -v n="$newI" -v b="$baseI" -v r="$base" 'BEGIN { printf "this tree / %s: %.2f× instructions per create\n", r, n / b }'
+done
