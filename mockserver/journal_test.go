@@ -181,6 +181,8 @@ func TestPackedHeaderReadsAsClone(t *testing.T) {
 		{},
 		{"Authorization": {"Bearer sk_test_1"}, "Content-Type": {"application/json"}, "Idempotency-Key": {"k-1"}},
 		{"X-Many": {"a", "b", "", "c"}, "X-Nil": nil, "X-Empty": {}},
+		{"X-Nil": nil},
+		{"X-Empty": {}},
 		{"X-Long": {long, long}, "": {""}, "X-Bytes": {"\x00\x80\xff=\r\n"}},
 		{long: {"v"}},
 	} {
@@ -190,6 +192,17 @@ func TestPackedHeaderReadsAsClone(t *testing.T) {
 		}
 		if (got == nil) != (h == nil) {
 			t.Errorf("%q: nil %v, want %v", h, got == nil, h == nil)
+		}
+		for k, vv := range got { // a caller's append to one key's values leaves the others alone
+			_ = append(vv, "appended")
+			if diff := cmp.Diff(h.Clone(), got); diff != "" {
+				t.Errorf("%q: after an append to %q (-clone +got):\n%s", h, k, diff)
+			}
+		}
+		for k, vv := range got { // cmp.Diff tells a nil slice from an empty one only sometimes in a map
+			if (vv == nil) != (h[k] == nil) {
+				t.Errorf("%q: %q nil %v, want %v", h, k, vv == nil, h[k] == nil)
+			}
 		}
 	}
 }

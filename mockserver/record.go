@@ -138,15 +138,19 @@ func unpackHeader(p string) http.Header {
 	for range keys {
 		k := text()
 		n := num()
-		if n == 0 {
+		switch n {
+		case 0:
 			h[k] = nil
+			continue
+		case 1: // empty, not nil (vals may still be nil here)
+			h[k] = []string{}
 			continue
 		}
 		start := len(vals)
 		for range n - 1 {
 			vals = append(vals, text())
 		}
-		h[k] = vals[start:len(vals):len(vals)]
+		h[k] = vals[start:len(vals):len(vals)] // capped: an append to one key's values copies, as with Clone
 	}
 	return h
 }
