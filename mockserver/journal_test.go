@@ -199,7 +199,7 @@ func TestPackedHeaderReadsAsClone(t *testing.T) {
 				t.Errorf("%q: after an append to %q (-clone +got):\n%s", h, k, diff)
 			}
 		}
-		for k, vv := range got { // cmp.Diff tells a nil slice from an empty one only sometimes in a map
+		for k, vv := range got { // each key nil or not, as Clone keeps it
 			if (vv == nil) != (h[k] == nil) {
 				t.Errorf("%q: %q nil %v, want %v", h, k, vv == nil, h[k] == nil)
 			}
