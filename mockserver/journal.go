@@ -81,15 +81,16 @@ func (r *recorder) where(f RequestFilter, count bool) ([]Request, int, int64) {
 	var out []Request
 	n := 0
 	next := max(f.Since, r.seq)
-	for _, req := range r.reqs[start:] {
-		if !f.matches(&req) {
+	for i := range r.reqs[start:] {
+		e := &r.reqs[start+i]
+		if !f.matches(&e.Request) {
 			continue
 		}
 		n++
 		if count {
 			continue
 		}
-		req.Header = redactHeader(req.Header) // kept as received (serveHTTP)
+		req := e.read()
 		out = append(out, req)
 		if f.Limit > 0 && len(out) == f.Limit {
 			next = req.Seq

@@ -2,6 +2,8 @@ package mockserver
 
 import (
 	"encoding/json"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -165,5 +167,42 @@ func TestJournalQueryBadParameters(t *testing.T) {
 			assert.Equal(t, CodeValidationFailed, a.errCode(t))
 			assert.Contains(t, string(a.Body), tc.want)
 		})
+	}
+}
+
+// TestPackedHeaderReadsAsClone: the journal keeps each request's header packed into one
+// string, and every read gives back what Header.Clone gives: the same keys and values, a nil
+// value slice kept apart from an empty one, a nil header kept nil, values of every length
+// (a length past 127 takes two bytes) and any bytes.
+func TestPackedHeaderReadsAsClone(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	for _, h := range []http.Header{
+		nil,
+		{},
+		{"Authorization": {"Bearer sk_test_1"}, "Content-Type": {"application/json"}, "Idempotency-Key": {"k-1"}},
+		{"X-Many": {"a", "b", "", "c"}, "X-Nil": nil, "X-Empty": {}},
+		{"X-Nil": nil},
+		{"X-Empty": {}},
+		{"X-Long": {long, long}, "": {""}, "X-Bytes": {"\x00\x80\xff=\r\n"}},
+		{long: {"v"}},
+	} {
+		got := unpackHeader(packHeader(h))
+		if diff := cmp.Diff(h.Clone(), got); diff != "" {
+			t.Errorf("%q: unpacked (-clone +got):\n%s", h, diff)
+		}
+		if (got == nil) != (h == nil) {
+			t.Errorf("%q: nil %v, want %v", h, got == nil, h == nil)
+		}
+		for k, vv := range got { // a caller's append to one key's values leaves the others alone
+			_ = append(vv, "appended")
+			if diff := cmp.Diff(h.Clone(), got); diff != "" {
+				t.Errorf("%q: after an append to %q (-clone +got):\n%s", h, k, diff)
+			}
+		}
+		for k, vv := range got { // each key nil or not, as Clone keeps it
+			if (vv == nil) != (h[k] == nil) {
+				t.Errorf("%q: %q nil %v, want %v", h, k, vv == nil, h[k] == nil)
+			}
+		}
 	}
 }

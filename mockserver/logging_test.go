@@ -3,14 +3,17 @@ package mockserver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -93,4 +96,35 @@ func TestLoggerTellsWhatHappens(t *testing.T) {
 	raw, _ := json.Marshal(lines)
 	assert.NotContains(t, string(raw), srv.APIKey())
 	assert.NotContains(t, string(raw), secret)
+}
+
+// TestRequestLogSource: the request line carries the program counter of the server's own
+// log line, looked up once instead of on every request, so a handler that prints the
+// source names the recording function for the first request and every later one, as
+// Logger.LogAttrs would.
+func TestRequestLogSource(t *testing.T) {
+	t.Parallel()
+	var sink lockedBuffer
+	srv, err := New(WithLogger(slog.New(slog.NewJSONHandler(&sink, &slog.HandlerOptions{AddSource: true}))))
+	require.NoError(t, err)
+	mustAPI(t, srv, 202, "POST", "/tasks", map[string]any{"id": "task_1", "tags": []string{"english"}})
+	mustAPI(t, srv, 200, "GET", "/tasks/task_1", nil)
+	srv.Close()
+
+	var got []string
+	for _, l := range sink.lines(t) {
+		if l["msg"] != "request" {
+			continue
+		}
+		src, _ := l["source"].(map[string]any)
+		file, _ := src["file"].(string)
+		got = append(got, fmt.Sprintf("%s %s %v %s %s", l["level"], l["method"], l["status"], src["function"], filepath.Base(file)))
+	}
+	want := []string{
+		"INFO POST 202 github.com/taskrouting/taskrouting-go/mockserver.(*Server).record logging.go",
+		"INFO GET 200 github.com/taskrouting/taskrouting-go/mockserver.(*Server).record logging.go",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("request lines (-want +got):\n%s", diff)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -34,6 +35,7 @@ type Server struct {
 	deliver  *deliverer
 	notes    notifier // notification sequences' sends (notifyfire.go)
 	log      *slog.Logger
+	logPC    atomic.Uintptr // record's log line's program counter, once known (requestLogPC)
 	faults   faultSet
 	rec      recorder
 	reqIDs   requestIDs // X-Request-Id of every answer (requestid.go)

@@ -6,6 +6,9 @@
 #
 #   scripts/stripemock.sh                 # mock server (this tree) vs bare handler vs stripe-mock
 #   scripts/stripemock.sh --base REF      # also the mock server built from git REF (e.g. main)
+#   scripts/stripemock.sh --base REF --base-args "-log-level info -strict-responses=false"
+#                                         # the base's flags (default -log-level info: a REF
+#                                         # from before -strict-responses does not know it)
 #   scripts/stripemock.sh --n 4000 --rounds 5 --conns 8
 #   scripts/stripemock.sh --pin           # each server on CPU 0, the load generator on CPU 1
 #
@@ -33,14 +36,16 @@ n=4000
 rounds=5
 conns=8
 pin=0
+baseArgs="-log-level info"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--base) base=${2:?--base needs a git ref}; shift ;;
+	--base-args) baseArgs=${2?}; shift ;;
 	--n) n=${2:?}; shift ;;
 	--rounds) rounds=${2:?}; shift ;;
 	--conns) conns=${2:?}; shift ;;
 	--pin) pin=1 ;;
-	-h | --help) sed -n '2,26p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,29p' "$0"; exit 0 ;;
 	*) echo "stripemock.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -61,7 +66,7 @@ args=(-mock "$work/mockserver" -n "$n" -rounds "$rounds" -conns "$conns"
 if [ -n "$base" ]; then
 	mkdir -p "$work/base"
 	if git archive "$base" | tar -x -C "$work/base" && (cd "$work/base" && go build -o "$work/mockserver-base" ./mockserver/cmd/mockserver); then
-		args+=(-base "$work/mockserver-base" -base-args "-log-level info")
+		args+=(-base "$work/mockserver-base" -base-args "$baseArgs")
 	else
 		echo "stripemock.sh: the mock server at $base did not build; measuring without it" >&2
 	fi

@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -126,5 +130,35 @@ func TestRunRefusesWithoutTheMockServer(t *testing.T) {
 	err := run(nil, &out)
 	if err == nil || !strings.Contains(err.Error(), "-mock is required") {
 		t.Fatalf("run() = %v, want the -mock error", err)
+	}
+}
+
+// TestDriveSendsCreatesToARunningServer: -drive sends -n creates with the key to a server it
+// did not start (scripts/bininstr.sh's own, under valgrind) and fails on any other status.
+func TestDriveSendsCreatesToARunningServer(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		status  int
+		wantErr bool
+	}{{"accepted", http.StatusAccepted, false}, {"refused", http.StatusBadRequest, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method != http.MethodPost || r.URL.Path != "/v1/tasks" || r.Header.Get("Authorization") != "Bearer sk_test_drive" {
+					w.WriteHeader(http.StatusUnauthorized)
+					return
+				}
+				got.Add(1)
+				w.WriteHeader(tc.status)
+			}))
+			defer srv.Close()
+			err := run([]string{"-drive", srv.URL + "/v1", "-key", "sk_test_drive", "-n", "20", "-conns", "3"}, io.Discard)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("run = %v, want an error: %v", err, tc.wantErr)
+			}
+			if !tc.wantErr && got.Load() != 20 {
+				t.Errorf("the server got %d creates, want 20", got.Load())
+			}
+		})
 	}
 }
