@@ -125,3 +125,24 @@ func (c closeRecorder) Close() error {
 	c.closed.Store(true)
 	return c.ReadCloser.Close()
 }
+
+// TestAnswerCutShortIsAReadError: an answer whose body ends before its declared length is
+// a read error of the call, not a decode error of the part that came.
+func TestAnswerCutShortIsAReadError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		fmt.Fprint(buf, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"workers\":[")
+		buf.Flush()
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL+"/v1", WithMaxRetries(0))
+	_, err := c.Workers.List(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "GET /workers: read response: unexpected EOF") {
+		t.Errorf("err = %v, want a read error", err)
+	}
+}
