@@ -45,7 +45,7 @@ const (
 // and the decision is stored in full.
 func kindCode(k ReasonKind) uint8 {
 	if k == ReasonTagWeight {
-		return 10 // most reasons: tested before the switch's string comparisons
+		return 10 // most reasons: tested before the switch's string comparisons, and only here
 	}
 	switch k {
 	case ReasonMissingTag:
@@ -66,8 +66,6 @@ func kindCode(k ReasonKind) uint8 {
 		return 8
 	case ReasonLearnedVeto:
 		return 9
-	case ReasonTagWeight:
-		return 10
 	case ReasonLearningBoost:
 		return 11
 	case ReasonLoadPenalty:

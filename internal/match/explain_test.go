@@ -110,3 +110,42 @@ func TestRetainedDecisionsReadBackUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestPlatformDecisionListsCarriersThenPatterns: under RulesPlatform a decision names the
+// chosen worker, then the literal carriers of the task's tags, then every worker with a
+// pattern weight (eligible or not), in the order met and at most MaxCandidates in all: a
+// cut inside the carriers leaves every pattern worker out, one inside the pattern workers
+// keeps those met first (registration order). The eligible ones are listed first.
+func TestPlatformDecisionListsCarriersThenPatterns(t *testing.T) {
+	tests := []struct {
+		limit int
+		want  []string
+	}{
+		{1, []string{"w1"}},
+		{2, []string{"w1", "w2"}},
+		{3, []string{"w1", "w2", "p1"}},
+		{4, []string{"w1", "w2", "p1", "p2"}},
+		{5, []string{"w1", "w2", "p1", "p3", "p2"}},
+		{25, []string{"w1", "w2", "p1", "p3", "p2"}},
+	}
+	for _, tt := range tests {
+		t.Run(strconv.Itoa(tt.limit), func(t *testing.T) {
+			h := newHarness(t, Config{Rules: RulesPlatform, MaxCandidates: tt.limit})
+			h.worker("w1", "a", "b")
+			h.worker("w2", "a")
+			h.workerIn(WorkerInput{ID: "p1", RoutingWeights: map[string]float64{"a*": 1}, Available: ptr(true)})
+			h.workerIn(WorkerInput{ID: "p2", RoutingWeights: map[string]float64{"zz*": 1}, Available: ptr(true)}) // reaches nothing of the task
+			h.workerIn(WorkerInput{ID: "p3", RoutingWeights: map[string]float64{"b*": 1}, Available: ptr(true)})
+			h.worker("other", "c")
+			h.task("t1", "a", "b")
+			require.Len(t, h.decisions, 1)
+			var got []string
+			for _, c := range h.decisions[0].Candidates {
+				got = append(got, c.WorkerID)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("candidates (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -114,3 +114,28 @@ func TestForgetChangesNoDecision(t *testing.T) {
 		})
 	}
 }
+
+// TestForgetDropsAnOpenLearningDecision: under RulesPlatform with learning ranks, a task
+// whose shelf life ran out while it was offered ends with its decision still open (no
+// outcome came); Forget drops that decision with the task, so a forgotten task keeps
+// nothing in the model's open decisions.
+func TestForgetDropsAnOpenLearningDecision(t *testing.T) {
+	h := newHarness(t, learnCfg(ptr(0.0), 1))
+	h.worker("w1", "a")
+	h.taskIn(TaskInput{ID: "t1", Tags: []string{"a"}, Clocks: &Clocks{ExpireAfter: 10 * time.Second}})
+	h.task("t2", "a") // offered too, and stays open
+	h.advance(20 * time.Second)
+	tk, err := h.e.Task("t1")
+	require.NoError(t, err)
+	require.Equal(t, StatusExpired, tk.Status)
+	open := func() []string {
+		var ids []string
+		for x := range h.e.plat.learn.open {
+			ids = append(ids, x.id)
+		}
+		return ids
+	}
+	require.ElementsMatch(t, []string{"t1", "t2"}, open(), "precondition: open decisions")
+	assert.Equal(t, 1, h.e.Forget([]string{"t1", "t2"}), "forgotten")
+	assert.Equal(t, []string{"t2"}, open(), "open decisions after Forget")
+}

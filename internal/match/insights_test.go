@@ -101,3 +101,36 @@ func TestAuditQueueCountsOnlyWorkersCarryingATag(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditQueueCountsEligibleWorkers: a queued task's eligible count is the carriers that
+// could be offered it now, and only those that cannot are counted under their blockers.
+// With a window of one task, a pass offers each worker at most one task, so tasks stay
+// queued while two workers with room carry their tag (the platform's engine reads
+// relevantBatchSize tasks per worker and pass).
+func TestAuditQueueCountsEligibleWorkers(t *testing.T) {
+	h := newHarness(t, Config{Rules: RulesPlatform, CandidateWindow: 1})
+	h.workerIn(WorkerInput{ID: "away", Tags: []string{"a"}}) // unavailable: a blocker
+	h.worker("other", "b")                                   // carries nothing of the tasks: not counted
+	for _, id := range []string{"t1", "t2", "t3", "t4"} {
+		h.task(id, "a")
+	}
+	h.taskIn(TaskInput{ID: "t5", Tags: []string{"a"}, VetoedWorkers: []string{"w1"}})
+	h.worker("w1", "a")
+	h.worker("w2", "a")
+	wantState := map[string]string{"t1": "pending:w1", "t2": "pending:w1", "t3": "queued", "t4": "queued", "t5": "queued"}
+	if diff := cmp.Diff(wantState, h.state()); diff != "" {
+		t.Fatalf("precondition: tasks (-want +got):\n%s", diff)
+	}
+	got := map[string]auditLine{}
+	for _, en := range h.e.AuditQueue() {
+		got[en.TaskID] = auditLine{Eligible: en.Eligible, Uncovered: en.Uncovered, Blockers: en.Blockers}
+	}
+	want := map[string]auditLine{
+		"t3": {Eligible: 2, Blockers: map[ReasonKind]int{ReasonUnavailable: 1}},
+		"t4": {Eligible: 2, Blockers: map[ReasonKind]int{ReasonUnavailable: 1}},
+		"t5": {Eligible: 1, Blockers: map[ReasonKind]int{ReasonUnavailable: 1, ReasonVetoed: 1}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("audit (-want +got):\n%s", diff)
+	}
+}

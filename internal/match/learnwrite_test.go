@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestRewardCreditsTheTaskWorker checks explicit rewards: they go to the worker holding or
@@ -104,5 +105,44 @@ func TestAuditQueueCountsBlockers(t *testing.T) {
 	c := h.e.Census()
 	if c.ByStatus[StatusQueued] != 2 || !c.OldestQueued.Equal(got[0].CreatedAt) {
 		t.Errorf("census: %+v", c)
+	}
+}
+
+// TestResetLearningStartsANewModel: under RulesPlatform with learning ranks, a reset
+// empties the model and its outcome totals, and the decisions open at the reset train
+// nothing afterwards (the engine's reset starts a new model generation); later decisions
+// train the new model as usual. The decision count stays.
+func TestResetLearningStartsANewModel(t *testing.T) {
+	h := newHarness(t, learnCfg(ptr(0.0), 1))
+	h.worker("w1", "a")
+	h.worker("w2", "b")
+	h.task("t1", "a")
+	h.reject("t1", "w1") // −0.1/3 on bias, tag:a, overlap
+	h.task("t2", "a")    // offered to w1: its decision is open at the reset
+	if got := h.state()["t2"]; got != "pending:w1" {
+		t.Fatalf("precondition: t2 is %s, want pending:w1", got)
+	}
+	if len(h.e.LearnedModel()) != 3 {
+		t.Fatalf("precondition: model %v, want 3 weights", h.e.LearnedModel())
+	}
+	h.collect(h.e.ResetLearning(h.step()))
+	h.accept("t2", "w1")   // the decision opened before the reset: trains nothing
+	h.complete("t2", "w1") // nor does its completion
+	after := h.e.LearningStatus().Model
+	if diff := cmp.Diff(&LearnedModelStatus{Decisions: 2}, after); diff != "" {
+		t.Errorf("status after the reset and the old decision's outcomes (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]float64{}, h.e.LearnedModel()); diff != "" {
+		t.Errorf("model after the reset (-want +got):\n%s", diff)
+	}
+
+	h.task("t3", "b") // a new decision: its rejection trains the new model
+	h.reject("t3", "w2")
+	w := -0.1 / 3
+	if diff := cmp.Diff(map[string]float64{"bias": w, "tag:b": w, "overlap": w}, h.e.LearnedModel(), cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+		t.Errorf("model after a new decision's rejection (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(&LearnedModelStatus{Weights: 3, Decisions: 3, Outcomes: 1, TotalReward: -1}, h.e.LearningStatus().Model); diff != "" {
+		t.Errorf("status after a new decision's rejection (-want +got):\n%s", diff)
 	}
 }

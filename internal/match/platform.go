@@ -251,14 +251,11 @@ type platKey struct {
 }
 
 // platCandidates returns w's candidates in the order it walks them, at most budget of them
-// (all when budget < 0), and how many tasks of its window it walked to find them.
+// (all when budget < 0; the pass never asks for 0), and how many tasks of its window it
+// walked to find them.
 func (e *Engine) platCandidates(w *worker, budget int, out []platCand) ([]platCand, int) {
 	ps := &e.plat
-	ps.union = 0
-	if budget == 0 {
-		return out, 0
-	}
-	win := e.platWindow(w)
+	win := e.platWindow(w) // sets ps.union
 	walked := 0
 	for i := range win {
 		if budget == 0 {

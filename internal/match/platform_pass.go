@@ -178,8 +178,9 @@ func (e *Engine) platReindex(t *task) {
 }
 
 // platformPass is the one match pass that follows every command under RulesPlatform.
+// The every-tag rules' dirty lists stay empty here: markTask and markWorker mark for the
+// pass instead (platMarkReach, platMark).
 func (e *Engine) platformPass(res *Result) {
-	e.clearDirty() // the every-tag rules' bookkeeping; a pass looks at every worker
 	ps := &e.plat
 	cands, users := ps.cands[:0], ps.users[:0]
 	firstCome := e.cfg.Mode == ModeFirstCome

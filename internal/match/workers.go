@@ -168,11 +168,10 @@ func (e *Engine) isReady(w *worker) bool {
 }
 
 // reindex rebuilds the worker's index membership after its tags, weights or state changed.
+// Only applyWorker calls it, with a registered worker: RemoveWorker unindexes a worker and
+// drops it from e.workers in one command, so a removed worker never reaches it.
 func (e *Engine) reindex(w *worker) {
 	e.unindex(w)
-	if w.removed {
-		return
-	}
 	w.idxTags = append(w.idxTags[:0], w.carried...)
 	w.allPos = slices.Grow(w.allPos[:0], len(w.idxTags))[:len(w.idxTags)]
 	for i, tag := range w.idxTags {
