@@ -279,12 +279,7 @@ func (s *Server) serveStorage(w http.ResponseWriter, r *http.Request) {
 	token := strings.TrimPrefix(r.URL.Path, storagePrefix)
 	fault, faulted := s.faults.pick(r.Method, r.URL.Path, r.URL.Path)
 	if faulted && fault.Delay > 0 {
-		t := time.NewTimer(fault.Delay)
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			t.Stop()
-		}
+		s.faults.wait(r.Context(), fault.Delay)
 	}
 	switch {
 	case faulted && fault.Status != 0:

@@ -312,7 +312,7 @@ func (s *Server) exec(ws *workspace, req *request, run op) response {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	now := s.clock.Now()
-	logged := ws.cmds.begin(ws, req, now)
+	logged := ws.cmds.begin(req, now)
 	if !req.read() {
 		ws.publish(ws.engine.Advance(now))
 		ws.fireRecurring(now)

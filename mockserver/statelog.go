@@ -3,7 +3,6 @@ package mockserver
 import (
 	"bytes"
 	"encoding/json"
-	"net/http"
 	"time"
 )
 
@@ -47,10 +46,10 @@ type stateCommand struct {
 const noEntry = -1
 
 // begin logs a request about to run on ws at now, before any of its work; the caller holds
-// ws.mu and hands the result to end with the answer's status. A read changes nothing but
-// the firing of what its clock had due, so it is logged as a tick, and only when something
-// was due.
-func (l *commandLog) begin(ws *workspace, req *request, now time.Time) int {
+// ws.mu and hands the result to end with the answer's status. A read is not logged: it
+// changes nothing and fires nothing that is due (exec), so a moment logged for it would
+// fire, on restore, work the saved workspace had not done yet.
+func (l *commandLog) begin(req *request, now time.Time) int {
 	if l.refused != "" {
 		return noEntry
 	}
@@ -58,8 +57,7 @@ func (l *commandLog) begin(ws *workspace, req *request, now time.Time) int {
 		l.refuse("worker-plane or supervisor-plane requests, whose sessions a snapshot does not carry")
 		return noEntry
 	}
-	if req.method == http.MethodGet || req.method == http.MethodHead {
-		l.tick(ws, now)
+	if req.read() {
 		return noEntry
 	}
 	if !l.room() {
