@@ -245,12 +245,13 @@ func (c *settableClock) add(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// TestStateKeepsWhatAReadFired: under a wall clock a read is what notices an expired offer,
-// and the platform's rules expire offers in a batch at that moment. The saved state holds
-// the moment, so the restored server has the same offers with the same deadlines.
-func TestStateKeepsWhatAReadFired(t *testing.T) {
+// TestStateAfterAReadPastADeadline: under a clock that is not manual, a read past an
+// offer's deadline fires nothing (only a write runs what is due, and the platform's rules
+// expire offers in a batch at that write). The saved state holds no moment for the read,
+// so the restored server has the same offers with the same deadlines.
+func TestStateAfterAReadPastADeadline(t *testing.T) {
 	clk := &settableClock{now: t0}
-	a := Start(t, WithClock(clk), withoutTimerLoop()) // the read, not the timer, sees the expiry
+	a := Start(t, WithClock(clk), withoutTimerLoop()) // no timer: only requests run what is due
 	mustAPI(t, a, 200, "POST", "/workers", map[string]any{"id": "ana", "tags": []string{"en"}, "available": true, "maxBacklogSize": 1})
 	mustAPI(t, a, 202, "POST", "/tasks", map[string]any{"id": "t1", "tags": []string{"en"}})
 	clk.add(61 * time.Second)
@@ -271,7 +272,7 @@ func TestStateKeepsWhatAReadFired(t *testing.T) {
 		t.Errorf("the restored state differs (-saved +restored):\n%s", d)
 	}
 	task := mustAPI(t, b, 200, "GET", "/tasks/t1", nil).json(t)
-	assert.Equal(t, "pending", task["status"], "offered again when the expiry was seen")
+	assert.Equal(t, "pending", task["status"], "offered again when the write after the deadline ran the expiry")
 }
 
 // savedStory is a small saved state: two workers, a task offered to one of them, a team,
