@@ -28,7 +28,7 @@ func TestMoreInputRefusedBeforeSending(t *testing.T) {
 		param string
 	}{
 		{"FeedbackBulk of 101 items", func() error {
-			_, err := c.Learning.FeedbackBulk(ctx, make([]FeedbackItem, maxLearningBatch+1))
+			_, err := c.Learning.FeedbackBulk(ctx, make([]FeedbackItem, 101))
 			return err
 		}, "items"},
 		{"Stats.Workers bucket", func() error {
@@ -112,5 +112,22 @@ func TestMoreInputRefusedBeforeSending(t *testing.T) {
 	}
 	if n := len(rec.all()); n != 0 {
 		t.Errorf("%d requests sent, want none", n)
+	}
+}
+
+// TestFeedbackBulkTakesAHundred: 100 items, the platform's batch limit, are sent (101 are
+// refused above).
+func TestFeedbackBulkTakesAHundred(t *testing.T) {
+	srv, rec := serveOnce(t, 200, nil, `{"results":[]}`)
+	c := newTestClient(t, srv.URL+"/v1")
+	items := make([]FeedbackItem, 100)
+	for i := range items {
+		items[i] = FeedbackItem{TaskID: "t1"}
+	}
+	if _, err := c.Learning.FeedbackBulk(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rec.all()); n != 1 {
+		t.Errorf("%d requests sent for 100 items, want 1", n)
 	}
 }
