@@ -149,8 +149,9 @@ func TestRecurringCatchUpIsBounded(t *testing.T) {
 			})
 			ws.fireRecurring(t0.Add(tc.jump))
 			tpl := ws.recurring.find("tpl")
-			if tpl.occurrences != maxCatchUp || !tpl.nextAt.Equal(t0.Add(tc.wantNextAt)) {
-				t.Errorf("occurrences %d, nextAt t0+%v; want %d, t0+%v", tpl.occurrences, tpl.nextAt.Sub(t0), maxCatchUp, tc.wantNextAt)
+			const bound = 1000 // the documented bound, written out: comparing with maxCatchUp would hold for any value of it
+			if tpl.occurrences != bound || !tpl.nextAt.Equal(t0.Add(tc.wantNextAt)) {
+				t.Errorf("occurrences %d, nextAt t0+%v; want %d, t0+%v", tpl.occurrences, tpl.nextAt.Sub(t0), bound, tc.wantNextAt)
 			}
 		})
 	}

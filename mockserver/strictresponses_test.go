@@ -70,3 +70,40 @@ func TestStrictResponsesOutsideTests(t *testing.T) {
 	assert.True(t, on.checks.on)
 	assert.True(t, on.checks.enforce)
 }
+
+// TestStrictRefusalDropsTheHeadersOfTheAnswerItReplaces: the 500 sent in place of a broken
+// answer does not carry the headers that described that answer: a 429's Retry-After, a
+// replay's Idempotent-Replayed.
+func TestStrictRefusalDropsTheHeadersOfTheAnswerItReplaces(t *testing.T) {
+	srv, err := New(WithClock(NewManualClock(t0)), WithStrictResponses(), WithLimits(Limits{TaskRate: 1}))
+	require.NoError(t, err)
+	defer srv.Close()
+	body := map[string]any{"tags": []string{"a"}}
+	first := api(t, srv, "POST", "/tasks", body, "Idempotency-Key", "key-1")
+	require.Equal(t, 202, first.Status, "%s", first.Body)
+	replay := api(t, srv, "POST", "/tasks", body, "Idempotency-Key", "key-1")
+	require.Equal(t, "true", replay.Header.Get("Idempotent-Replayed"), "a replay, before any drift")
+	limited := api(t, srv, "POST", "/tasks", body)
+	require.Equal(t, 429, limited.Status, "%s", limited.Body)
+	require.NotEmpty(t, limited.Header.Get("Retry-After"), "a 429 says when, before any drift")
+
+	srv.checks.drift = func(opID string, b []byte) []byte {
+		switch {
+		case opID != "tasks.create":
+			return b
+		case bytes.HasPrefix(b, []byte(`{"error":`)):
+			return []byte(`{"error":{"code":429,"message":"a code that is not text"}}`)
+		}
+		return append([]byte(`{"surprise":1,`), b[1:]...)
+	}
+	for name, got := range map[string]answer{
+		"replay":       api(t, srv, "POST", "/tasks", body, "Idempotency-Key", "key-1"),
+		"rate limited": api(t, srv, "POST", "/tasks", body),
+	} {
+		assert.Equal(t, 500, got.Status, "%s: %s", name, got.Body)
+		assert.Empty(t, got.Header.Get("Idempotent-Replayed"), name)
+		assert.Empty(t, got.Header.Get("Retry-After"), name)
+		assert.NotEmpty(t, got.Header.Get("X-Quota-Task-Rate-Limit"), "%s: the answer's own headers stay", name)
+	}
+	assert.Len(t, srv.ContractViolations(), 2, "both answers broke the contract")
+}
