@@ -16,25 +16,25 @@ func TestAdminClockAdvanceAnswers(t *testing.T) {
 	const noMs = `{"error":{"code":"validation_failed","message":"body must have required property 'ms' (an integer >= 0)"}}`
 	steps := []struct {
 		method, path, body string
-		want               portalAnswer
+		want               rawAnswer
 	}{
-		{"GET", "/clock", "", portalAnswer{200, "", `{"manual":true,"now":1763700000000}`}},
-		{"POST", "/clock/advance", `{"ms":1500}`, portalAnswer{200, "", `{"now":1763700001500}`}},
-		{"POST", "/clock/advance", `{"ms":0}`, portalAnswer{200, "", `{"now":1763700001500}`}},
-		{"POST", "/clock/advance", `{"ms":-1}`, portalAnswer{400, "", noMs}},
-		{"POST", "/clock/advance", `{}`, portalAnswer{400, "", noMs}},
-		{"POST", "/clock/advance", `{"ms":1,"by":2}`, portalAnswer{400, "", `{"error":{"code":"validation_failed","message":"body: json: unknown field \"by\""}}`}},
-		{"POST", "/clock/advance", `ms=1`, portalAnswer{400, "", `{"error":{"code":"validation_failed","message":"body: invalid character 'm' looking for beginning of value"}}`}},
-		{"GET", "/clock", "", portalAnswer{200, "", `{"manual":true,"now":1763700001500}`}},
+		{"GET", "/clock", "", rawAnswer{200, "", `{"manual":true,"now":1763700000000}`}},
+		{"POST", "/clock/advance", `{"ms":1500}`, rawAnswer{200, "", `{"now":1763700001500}`}},
+		{"POST", "/clock/advance", `{"ms":0}`, rawAnswer{200, "", `{"now":1763700001500}`}},
+		{"POST", "/clock/advance", `{"ms":-1}`, rawAnswer{400, "", noMs}},
+		{"POST", "/clock/advance", `{}`, rawAnswer{400, "", noMs}},
+		{"POST", "/clock/advance", `{"ms":1,"by":2}`, rawAnswer{400, "", `{"error":{"code":"validation_failed","message":"body: json: unknown field \"by\""}}`}},
+		{"POST", "/clock/advance", `ms=1`, rawAnswer{400, "", `{"error":{"code":"validation_failed","message":"body: invalid character 'm' looking for beginning of value"}}`}},
+		{"GET", "/clock", "", rawAnswer{200, "", `{"manual":true,"now":1763700001500}`}},
 	}
 	for _, s := range steps {
-		got := portalRaw(t, srv.AdminURL(), srv.APIKey(), s.method, s.path, s.body)
+		got := rawHTTP(t, srv.AdminURL(), srv.APIKey(), s.method, s.path, s.body)
 		assert.Empty(t, cmp.Diff(s.want, got), "%s %s %s", s.method, s.path, s.body)
 	}
 
 	tok := portalToken(t, srv)
-	assert.Equal(t, 200, portalRaw(t, srv.URL(), tok, "POST", "/portal/devices", `{"token":"fcm-1","platform":"android"}`).Status)
-	got := portalRaw(t, srv.AdminURL(), srv.APIKey(), "GET", "/push-registrations", "")
+	assert.Equal(t, 200, rawHTTP(t, srv.URL(), tok, "POST", "/portal/devices", `{"token":"fcm-1","platform":"android"}`).Status)
+	got := rawHTTP(t, srv.AdminURL(), srv.APIKey(), "GET", "/push-registrations", "")
 	want := `{"registrations":[{"workspaceId":"` + srv.WorkspaceID() + `","plane":"worker","ownerId":"agent_1","kind":"device","token":"fcm-1","platform":"android","createdAt":"2025-11-21T04:40:01.5Z"}]}`
-	assert.Empty(t, cmp.Diff(portalAnswer{200, "", want}, got))
+	assert.Empty(t, cmp.Diff(rawAnswer{200, "", want}, got))
 }

@@ -30,6 +30,12 @@ func (b *lockedBuffer) Write(p []byte) (int, error) {
 	return b.buf.Write(p)
 }
 
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // lines decodes every JSON log line.
 func (b *lockedBuffer) lines(t *testing.T) []map[string]any {
 	t.Helper()

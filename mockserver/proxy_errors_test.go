@@ -337,24 +337,6 @@ func signedDelivery(t *testing.T, url, secret string, at time.Time, taskID, work
 	return resp.StatusCode
 }
 
-// syncBuffer is a log sink safe for the proxy's handler goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestProxyWebhookAnswers: a blank signing secret is the proxy's fault (500); signatures
 // are checked against the configured clock; a forward target that cannot be reached is
 // logged and does not stop the others or fail the delivery; a proxy without a shadow lists
@@ -391,7 +373,7 @@ func TestProxyWebhookAnswers(t *testing.T) {
 			mu.Unlock()
 		}))
 		t.Cleanup(live.Close)
-		logs := &syncBuffer{}
+		logs := &lockedBuffer{}
 		p, url := startProxy(t, ProxyConfig{Upstream: upURL, SigningSecret: "whsec_up", ForwardWebhooksTo: []string{gone.URL + "/hook", live.URL},
 			Logger: slog.New(slog.NewTextHandler(logs, nil))})
 		assert.Equal(t, http.StatusNoContent, signedDelivery(t, url, "whsec_up", time.Now(), "t1", "a1"))

@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -76,17 +75,9 @@ func TestSupervisorLinkPrintsNoToken(t *testing.T) {
 // SupervisorInvite and nothing else; an unknown member is a 400 naming it, and no link is made.
 func TestAdminSupervisorLinkRefusesAnUnknownMember(t *testing.T) {
 	srv := Start(t)
-	req, err := http.NewRequest(http.MethodPost, srv.AdminURL()+"/supervisor-links", strings.NewReader(`{"lable":"Dana"}`))
-	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+srv.APIKey())
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	a := answer{Status: resp.StatusCode, Body: body}
+	a := adminPost(t, srv, "/supervisor-links", `{"lable":"Dana"}`)
 	require.Equal(t, http.StatusBadRequest, a.Status)
 	assert.Equal(t, CodeValidationFailed, a.errCode(t))
-	assert.Contains(t, string(body), `unknown field \"lable\"`)
+	assert.Contains(t, string(a.Body), `unknown field \"lable\"`)
 	assert.Empty(t, srv.SupervisorLinks())
 }

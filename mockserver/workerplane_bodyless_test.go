@@ -12,14 +12,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// portalAnswer is a worker-plane answer: status, Allow header and body.
-type portalAnswer struct {
+// rawAnswer is an answer read by rawHTTP: status, Allow header and body.
+type rawAnswer struct {
 	Status int
 	Allow  string
 	Body   string
 }
 
-func portalRaw(t *testing.T, url, token, method, path, body string) portalAnswer {
+func rawHTTP(t *testing.T, url, token, method, path, body string) rawAnswer {
 	t.Helper()
 	req, err := http.NewRequestWithContext(context.Background(), method, url+path, strings.NewReader(body))
 	require.NoError(t, err)
@@ -34,7 +34,7 @@ func portalRaw(t *testing.T, url, token, method, path, body string) portalAnswer
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
-	return portalAnswer{resp.StatusCode, resp.Header.Get("Allow"), string(b)}
+	return rawAnswer{resp.StatusCode, resp.Header.Get("Allow"), string(b)}
 }
 
 // TestWorkerPlaneBodylessBreakAndAllow: POST /portal/breaks/start takes no body at all (its
@@ -47,21 +47,21 @@ func TestWorkerPlaneBodylessBreakAndAllow(t *testing.T) {
 	const revoked = `{"error":{"code":"unauthorized","message":"missing, invalid or revoked worker token"}}`
 	steps := []struct {
 		method, path, body string
-		want               portalAnswer
+		want               rawAnswer
 	}{
-		{"DELETE", "/portal/me", "", portalAnswer{405, "PATCH, GET", `{"error":{"code":"method_not_allowed","message":"method DELETE is not allowed on /v1/portal/me"}}`}},
-		{"PUT", "/portal/breaks/start", "", portalAnswer{405, "POST", `{"error":{"code":"method_not_allowed","message":"method PUT is not allowed on /v1/portal/breaks/start"}}`}},
-		{"POST", "/portal/me/availability", "", portalAnswer{400, "", `{"error":{"code":"validation_failed","message":"body must be object"}}`}},
-		{"POST", "/portal/breaks/start", "", portalAnswer{200, "", `{"workerId":"agent_1","onBreak":true,"since":"2025-11-21T04:40:00.000Z"}`}},
-		{"POST", "/portal/breaks/start", "", portalAnswer{409, "", `{"error":{"code":"break_already_open","message":"a break is already open"}}`}},
-		{"POST", "/portal/breaks/end", "", portalAnswer{200, "", `{"workerId":"agent_1","onBreak":false,"endedAt":"2025-11-21T04:40:00.000Z"}`}},
+		{"DELETE", "/portal/me", "", rawAnswer{405, "PATCH, GET", `{"error":{"code":"method_not_allowed","message":"method DELETE is not allowed on /v1/portal/me"}}`}},
+		{"PUT", "/portal/breaks/start", "", rawAnswer{405, "POST", `{"error":{"code":"method_not_allowed","message":"method PUT is not allowed on /v1/portal/breaks/start"}}`}},
+		{"POST", "/portal/me/availability", "", rawAnswer{400, "", `{"error":{"code":"validation_failed","message":"body must be object"}}`}},
+		{"POST", "/portal/breaks/start", "", rawAnswer{200, "", `{"workerId":"agent_1","onBreak":true,"since":"2025-11-21T04:40:00.000Z"}`}},
+		{"POST", "/portal/breaks/start", "", rawAnswer{409, "", `{"error":{"code":"break_already_open","message":"a break is already open"}}`}},
+		{"POST", "/portal/breaks/end", "", rawAnswer{200, "", `{"workerId":"agent_1","onBreak":false,"endedAt":"2025-11-21T04:40:00.000Z"}`}},
 	}
 	for _, s := range steps {
-		got := portalRaw(t, srv.URL(), tok, s.method, s.path, s.body)
+		got := rawHTTP(t, srv.URL(), tok, s.method, s.path, s.body)
 		assert.Empty(t, cmp.Diff(s.want, got), "%s %s", s.method, s.path)
 	}
 	require.NoError(t, c.Workers.Remove(context.Background(), "agent_1"))
 	for _, path := range []string{"/portal/me", "/portal/workers/agent_1/queue", "/portal/tasks/task_1"} {
-		assert.Empty(t, cmp.Diff(portalAnswer{401, "", revoked}, portalRaw(t, srv.URL(), tok, "GET", path, "")), path)
+		assert.Empty(t, cmp.Diff(rawAnswer{401, "", revoked}, rawHTTP(t, srv.URL(), tok, "GET", path, "")), path)
 	}
 }

@@ -65,10 +65,7 @@ func TestNotReadyCandidatesShareTheLimit(t *testing.T) {
 			}
 			h.task("t1", "x")
 			require.Len(t, h.decisions, 1)
-			var got []string
-			for _, c := range h.decisions[0].Candidates {
-				got = append(got, c.WorkerID)
-			}
+			got := candidateIDs(h.decisions[0])
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("candidates (-want +got):\n%s", diff)
 			}
@@ -139,10 +136,7 @@ func TestPlatformDecisionListsCarriersThenPatterns(t *testing.T) {
 			h.worker("other", "c")
 			h.task("t1", "a", "b")
 			require.Len(t, h.decisions, 1)
-			var got []string
-			for _, c := range h.decisions[0].Candidates {
-				got = append(got, c.WorkerID)
-			}
+			got := candidateIDs(h.decisions[0])
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("candidates (-want +got):\n%s", diff)
 			}

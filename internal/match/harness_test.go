@@ -140,3 +140,12 @@ func (h *harness) kinds() []string {
 	}
 	return out
 }
+
+// candidateIDs lists a decision's candidates by worker id, in order.
+func candidateIDs(d Decision) []string {
+	var ids []string
+	for _, c := range d.Candidates {
+		ids = append(ids, c.WorkerID)
+	}
+	return ids
+}

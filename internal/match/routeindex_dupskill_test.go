@@ -34,10 +34,7 @@ func TestRouteIndexSkillListedTwice(t *testing.T) {
 	if len(h.decisions) != 1 {
 		t.Fatalf("%d decisions, want 1", len(h.decisions))
 	}
-	var named []string
-	for _, c := range h.decisions[0].Candidates {
-		named = append(named, c.WorkerID)
-	}
+	named := candidateIDs(h.decisions[0])
 	// Equal scores, equal backlogs, neither matched before: by id.
 	if diff := cmp.Diff([]string{"w1", "w2"}, named); diff != "" {
 		t.Errorf("candidates (-want +got):\n%s", diff)

@@ -32,10 +32,7 @@ func TestNotReadyCandidatesComeFromTheRarestTagFirst(t *testing.T) {
 			h.worker("r1", "a", "b")
 			h.task("t1", "a", "b")
 			require.Len(t, h.decisions, 1)
-			var got []string
-			for _, c := range h.decisions[0].Candidates {
-				got = append(got, c.WorkerID)
-			}
+			got := candidateIDs(h.decisions[0])
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("candidates (-want +got):\n%s", diff)
 			}
