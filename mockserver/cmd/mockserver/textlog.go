@@ -27,6 +27,8 @@ type quickText struct {
 	clock        *clockCache
 }
 
+// newQuickText writes to w; of opts it honours Level only (the binary sets nothing else):
+// a ReplaceAttr or AddSource would have to send every record to slog's handler.
 func newQuickText(w io.Writer, opts *slog.HandlerOptions) quickText {
 	return quickText{Handler: slog.NewTextHandler(w, opts), w: w, mu: new(sync.Mutex), clock: new(clockCache)}
 }
